@@ -1,0 +1,31 @@
+package org.jrdma.verbs;
+
+/**
+ * An open device ({@code struct ibv_context}). Operations a provider lacks fail with
+ * {@link Errno#EOPNOTSUPP}, as rdma-core's dummy ops do.
+ */
+public interface Context extends AutoCloseable {
+    Device device();
+
+    /** ibv_query_device. */
+    DeviceAttr queryDevice();
+
+    /** ibv_query_port; ports are numbered from 1. */
+    PortAttr queryPort(int portNum);
+
+    /** ibv_query_gid. */
+    Gid queryGid(int portNum, int index);
+
+    /** ibv_alloc_pd. */
+    ProtectionDomain allocPd();
+
+    /** ibv_create_comp_channel. */
+    CompletionChannel createCompChannel();
+
+    /** ibv_create_cq with at least {@code cqe} entries; {@code channel} may be null. */
+    CompletionQueue createCq(int cqe, CompletionChannel channel);
+
+    /** ibv_close_device: releases everything created from this context. */
+    @Override
+    void close();
+}

@@ -1,0 +1,45 @@
+package org.jrdma.verbs;
+
+/** {@code struct ibv_qp}. */
+public interface QueuePair extends AutoCloseable {
+    /** The 24-bit QP number (random; never 0, 1 or 0xFFFFFF). */
+    int qpNum();
+
+    QpType qpType();
+
+    QpState state();
+
+    ProtectionDomain pd();
+
+    CompletionQueue sendCq();
+
+    CompletionQueue recvCq();
+
+    /**
+     * ibv_modify_qp with the attributes set on {@code attr} through its fluent setters.
+     * Illegal transitions and missing or unexpected attributes fail with EINVAL and a message
+     * naming them; nothing is modified then.
+     */
+    default void modify(QpAttr attr) {
+        modify(attr, attr.mask());
+    }
+
+    /** ibv_modify_qp with an explicit {@link QpAttrMask} mask. */
+    void modify(QpAttr attr, int attrMask);
+
+    /** ibv_query_qp: the current attributes (all of them; the mask is informational). */
+    QpAttr query();
+
+    /** The capabilities granted at create time. */
+    QpCap cap();
+
+    /** ibv_post_recv: EINVAL in RESET, ENOMEM when the receive queue is full. */
+    void postRecv(RecvWorkRequest wr);
+
+    /** ibv_post_send: EINVAL before RTS, ENOMEM when the send queue is full. */
+    void postSend(SendWorkRequest wr);
+
+    /** ibv_destroy_qp. */
+    @Override
+    void close();
+}

@@ -1,0 +1,17 @@
+package org.jrdma.verbs;
+
+/** {@code struct ibv_recv_wr}: a receive buffer (scatter list) and the id its completion carries. */
+public final class RecvWorkRequest {
+    public long wrId;
+    public final SgList sgList = new SgList();
+
+    public RecvWorkRequest wrId(long id) {
+        this.wrId = id;
+        return this;
+    }
+
+    public RecvWorkRequest sg(Sge... sges) {
+        sgList.set(sges);
+        return this;
+    }
+}

@@ -1,0 +1,62 @@
+package org.jrdma.verbs;
+
+/**
+ * {@code struct ibv_send_wr}. Mutable and reusable: a provider copies what it needs when the
+ * WR is posted, so the caller may change it right after {@code postSend} returns.
+ */
+public final class SendWorkRequest {
+    public long wrId;
+    public WrOpcode opcode = WrOpcode.SEND;
+    /** {@link SendFlags} bits. */
+    public int sendFlags;
+    public final SgList sgList = new SgList();
+    /** Immediate data, in network byte order as on the wire (ibv_send_wr.imm_data is __be32). */
+    public int immData;
+    /** RDMA: remote address and rkey (WRITE/READ). */
+    public long remoteAddr;
+    public int rkey;
+    /** Atomics: compare (CMP_AND_SWP) and swap-or-add values. */
+    public long compareAdd;
+    public long swap;
+    /** UD: destination address, QPN and Q_Key. */
+    public AddressHandle ah;
+    public int remoteQpn;
+    public int remoteQkey;
+    /** SEND_WITH_INV / LOCAL_INV: the rkey to invalidate. */
+    public int invalidateRkey;
+
+    public SendWorkRequest wrId(long id) {
+        this.wrId = id;
+        return this;
+    }
+
+    public SendWorkRequest opcode(WrOpcode op) {
+        this.opcode = op;
+        return this;
+    }
+
+    public SendWorkRequest flags(int sendFlags) {
+        this.sendFlags = sendFlags;
+        return this;
+    }
+
+    public SendWorkRequest sg(Sge... sges) {
+        sgList.set(sges);
+        return this;
+    }
+
+    public SendWorkRequest imm(int immDataBigEndian) {
+        this.immData = immDataBigEndian;
+        return this;
+    }
+
+    public SendWorkRequest rdma(long remoteAddr, int rkey) {
+        this.remoteAddr = remoteAddr;
+        this.rkey = rkey;
+        return this;
+    }
+
+    public boolean signaled() {
+        return (sendFlags & SendFlags.SIGNALED) != 0;
+    }
+}

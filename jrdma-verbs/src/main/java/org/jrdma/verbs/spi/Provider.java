@@ -1,0 +1,17 @@
+package org.jrdma.verbs.spi;
+
+import java.util.List;
+import org.jrdma.verbs.Device;
+
+/**
+ * A verbs provider (soft, native …), found with {@link java.util.ServiceLoader}. Its devices
+ * implement the public interfaces of {@code org.jrdma.verbs}; operations a provider does not
+ * override fail with EOPNOTSUPP (the interfaces' defaults), as rdma-core's dummy ops do.
+ */
+public interface Provider {
+    /** A short name, e.g. {@code soft}. */
+    String name();
+
+    /** The devices this provider offers now (may be empty, e.g. without RDMA hardware). */
+    List<Device> devices();
+}
