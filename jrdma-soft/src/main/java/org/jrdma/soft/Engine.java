@@ -1,0 +1,148 @@
+package org.jrdma.soft;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.jrdma.soft.stage.Completer;
+import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.stage.Requester;
+import org.jrdma.soft.stage.Responder;
+import org.jrdma.soft.stage.TransportQp;
+import org.jrdma.soft.wire.Bth;
+import org.jrdma.soft.wire.DropReason;
+import org.jrdma.soft.wire.IcrcVerifier;
+import org.jrdma.soft.wire.Operation;
+import org.jrdma.soft.wire.RxPacket;
+import org.jrdma.soft.wire.Transport;
+import org.jrdma.verbs.QpState;
+
+/**
+ * The device's receive loop and stage driver. Per pass: up to {@link #RX_BURST} datagrams
+ * are validated (rxe_recv.c order: headers, QP, state, source, P_Key, then the ICRC) and
+ * dispatched — requests to the responder, acknowledgements to the completer — then each QP's
+ * timers fire and its requester sends up to {@link #TX_BURST} packets. One receive buffer and
+ * one set of flyweights serve every packet; nothing allocates per packet.
+ */
+final class Engine {
+    static final int RX_BURST = 64;
+    static final int TX_BURST = 32;
+    private static final int MAX_DATAGRAM = 1 << 16;
+
+    private final SoftHca hca;
+    private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM).order(ByteOrder.BIG_ENDIAN);
+    private final MemorySegment rxData = MemorySegment.ofBuffer(rxBuffer);
+    private final RxPacket packet = new RxPacket();
+    private final IcrcVerifier icrc = new IcrcVerifier();
+    private final WireOut out;
+    private final Requester requester;
+    private final Responder responder;
+    private final Completer completer = new Completer();
+
+    Engine(SoftHca hca) {
+        this.hca = hca;
+        this.out = new WireOut(hca);
+        this.requester = new Requester(out);
+        this.responder = new Responder(out);
+    }
+
+    int doWork() throws IOException {
+        int work = receive();
+        long now = hca.clock().nanoTime();
+        for (SoftQp qp : hca.qps()) {
+            synchronized (qp) {
+                TransportQp t = qp.transport();
+                if (t.state() == QpState.RESET || t.state() == QpState.INIT || t.state() == QpState.ERR) {
+                    continue;
+                }
+                work += completer.onTimers(t, now);
+                work += requester.doWork(t, now, TX_BURST);
+            }
+        }
+        return work;
+    }
+
+    /** Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none). */
+    long nanosUntilNextTimer(long now) {
+        long best = Long.MAX_VALUE;
+        for (SoftQp qp : hca.qps()) {
+            synchronized (qp) {
+                long d = qp.transport().nextDeadline();
+                if (d != 0) {
+                    best = Math.min(best, Math.max(0, d - now));
+                }
+            }
+        }
+        return best;
+    }
+
+    private int receive() throws IOException {
+        int n = 0;
+        while (n < RX_BURST) {
+            rxBuffer.clear();
+            InetSocketAddress from = hca.datagrams().receive(rxBuffer);
+            if (from == null) {
+                break;
+            }
+            n++;
+            handle(from, rxBuffer.position());
+        }
+        return n;
+    }
+
+    private void handle(InetSocketAddress from, int length) {
+        hca.counters().increment(QpCounter.RCVD_PACKETS);
+        hca.counters().add(QpCounter.RCVD_BYTES, length);
+        DropReason reason = packet.wrap(rxBuffer, 0, length);
+        if (reason != DropReason.NONE) {
+            hca.drop(reason);
+            return;
+        }
+        Bth bth = packet.bth();
+        if (packet.opcode().transport() != Transport.RC) {
+            hca.drop(DropReason.WRONG_TRANSPORT); // this version has RC QPs only
+            return;
+        }
+        SoftQp qp = hca.qp(bth.destQp());
+        if (qp == null) {
+            hca.drop(DropReason.UNKNOWN_QPN);
+            return;
+        }
+        if (bth.pkey() != Bth.DEFAULT_PKEY) {
+            hca.drop(DropReason.BAD_PKEY);
+            return;
+        }
+        // Inet4Address.hashCode() is the address as an int: no allocation on this path.
+        int srcIp = from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0;
+        if (!icrc.verifyIpv4(srcIp, hca.localIpv4(), from.getPort(), hca.localPort(), rxBuffer, 0, length)) {
+            hca.drop(DropReason.BAD_ICRC);
+            return;
+        }
+        synchronized (qp) {
+            TransportQp t = qp.transport();
+            Operation op = packet.opcode().operation();
+            boolean request = op.isRequest();
+            QpState s = t.state();
+            // rxe: requests need the responder ready (RTR and later); responses need RTS/SQD.
+            if (request ? !s.receives() : !(s == QpState.RTS || s == QpState.SQD)) {
+                hca.drop(DropReason.BAD_QP_STATE);
+                return;
+            }
+            // RC accepts packets only from its connected peer (rxe check_addr; SEC-11).
+            if (t.peer() == null || srcIp != t.peerIpv4()) {
+                hca.drop(DropReason.WRONG_SOURCE);
+                return;
+            }
+            t.counters.increment(QpCounter.RCVD_PACKETS);
+            if (request) {
+                responder.onRequest(t, packet, rxData);
+            } else if (op == Operation.ACK) {
+                completer.onAck(t, packet, hca.clock().nanoTime());
+            } else {
+                hca.drop(DropReason.UNSUPPORTED_OPCODE); // READ responses / atomic ACKs: not in this version
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package org.jrdma.soft;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jrdma.verbs.CompletionChannel;
+import org.jrdma.verbs.CompletionQueue;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
+import org.jrdma.verbs.DeviceAttr;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.Gid;
+import org.jrdma.verbs.PortAttr;
+import org.jrdma.verbs.PortState;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.VerbsException;
+
+/** An open soft device. Several contexts of one device in one JVM share its {@link SoftHca}. */
+public final class SoftContext implements Context {
+    private final SoftDevice device;
+    private final SoftHca hca;
+    private final Set<Object> children = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private volatile boolean closed;
+
+    SoftContext(SoftDevice device, SoftHca hca) {
+        this.device = device;
+        this.hca = hca;
+    }
+
+    public SoftHca hca() {
+        return hca;
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public DeviceAttr queryDevice() {
+        checkOpen("query_device");
+        return new DeviceAttr("jrdma-soft 0.1", hca.guid(), hca.guid(), SoftLimits.MAX_MR_SIZE, 0, 0, 0,
+                SoftLimits.MAX_QP, SoftLimits.MAX_QP_WR, SoftLimits.MAX_SGE, SoftLimits.MAX_CQ, SoftLimits.MAX_CQE,
+                SoftLimits.MAX_MR, SoftLimits.MAX_PD, SoftLimits.MAX_QP_RD_ATOM, SoftLimits.MAX_QP_RD_ATOM,
+                SoftLimits.MAX_INLINE_DATA, SoftLimits.MAX_MSG_SIZE, SoftLimits.LOCAL_CA_ACK_DELAY, 1);
+    }
+
+    @Override
+    public PortAttr queryPort(int portNum) {
+        checkOpen("query_port");
+        checkPort("query_port", portNum);
+        return new PortAttr(PortState.ACTIVE, hca.activeMtu(), hca.activeMtu(), 1, 0, 0, "Ethernet", SoftLimits.MAX_MSG_SIZE);
+    }
+
+    @Override
+    public Gid queryGid(int portNum, int index) {
+        checkOpen("query_gid");
+        checkPort("query_gid", portNum);
+        if (index != 0) {
+            throw new VerbsException(Errno.EINVAL, "query_gid: index " + index + " outside the GID table (1 entry: 0)");
+        }
+        return hca.gid();
+    }
+
+    static void checkPort(String op, int portNum) {
+        if (portNum != 1) {
+            throw new VerbsException(Errno.EINVAL, op + ": port " + portNum + " does not exist (a soft device has port 1)");
+        }
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        checkOpen("alloc_pd");
+        return remember(new SoftPd(this));
+    }
+
+    @Override
+    public CompletionChannel createCompChannel() {
+        checkOpen("create_comp_channel");
+        return remember(new SoftCompChannel(this));
+    }
+
+    @Override
+    public CompletionQueue createCq(int cqe, CompletionChannel channel) {
+        checkOpen("create_cq");
+        if (channel != null && !(channel instanceof SoftCompChannel)) {
+            throw new VerbsException(Errno.EINVAL, "create_cq: the channel belongs to another provider");
+        }
+        return remember(new SoftCq(this, cqe, (SoftCompChannel) channel));
+    }
+
+    private <T> T remember(T child) {
+        children.add(child);
+        return child;
+    }
+
+    void forget(Object child) {
+        children.remove(child);
+    }
+
+    private void checkOpen(String op) {
+        if (closed) {
+            throw new VerbsException(Errno.EINVAL, op + ": the device context was closed");
+        }
+    }
+
+    /**
+     * ibv_close_device. Like the kernel's cleanup when a process exits, it destroys what is
+     * left: QPs first (their MRs and CQs next), so closing a context never leaks.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Object> left;
+        synchronized (children) {
+            left = new ArrayList<>(children);
+        }
+        Map<Class<?>, Integer> order = Map.of(SoftPd.class, 0, SoftCq.class, 1, SoftCompChannel.class, 2);
+        left.sort((a, b) -> Integer.compare(order.getOrDefault(a.getClass(), 3), order.getOrDefault(b.getClass(), 3)));
+        for (Object o : left) {
+            if (o instanceof SoftPd pd) {
+                pd.destroyMembers();
+                pd.close();
+            } else if (o instanceof SoftCq cq) {
+                cq.forceClose();
+            } else if (o instanceof SoftCompChannel ch) {
+                ch.forceClose();
+            }
+        }
+        device.release(hca);
+    }
+}

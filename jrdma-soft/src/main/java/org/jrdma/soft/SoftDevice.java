@@ -1,0 +1,87 @@
+package org.jrdma.soft;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
+
+/**
+ * A soft RoCEv2 device. Opening it binds (address, UDP 4791) and starts its engine; every
+ * context of the device in this JVM shares that one socket and engine, and the last close
+ * releases them.
+ */
+public final class SoftDevice implements Device {
+    private static final Map<String, SoftHca> OPEN = new HashMap<>();
+    private static final Map<SoftHca, Integer> USERS = new HashMap<>();
+
+    private final SoftDeviceSpec spec;
+    private final SoftHca.Options options;
+
+    public SoftDevice(SoftDeviceSpec spec) {
+        this(spec, SoftHca.Options.defaults());
+    }
+
+    public SoftDevice(SoftDeviceSpec spec, SoftHca.Options options) {
+        this.spec = spec;
+        this.options = options;
+    }
+
+    public SoftDeviceSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public String name() {
+        return spec.name();
+    }
+
+    @Override
+    public String provider() {
+        return SoftProvider.NAME;
+    }
+
+    @Override
+    public long guid() {
+        return SoftHca.guidOf(spec);
+    }
+
+    @Override
+    public String description() {
+        return "soft RoCEv2 on " + spec.address().getHostAddress() + " UDP 4791"
+                + (spec.loopbackFallback() ? " (another 127.0.0.x if taken)" : "");
+    }
+
+    @Override
+    public Context open() {
+        SoftHca hca;
+        synchronized (OPEN) {
+            hca = OPEN.get(spec.name());
+            if (hca == null) {
+                hca = SoftHca.start(spec, options);
+                OPEN.put(spec.name(), hca);
+            }
+            USERS.merge(hca, 1, Integer::sum);
+        }
+        return new SoftContext(this, hca);
+    }
+
+    void release(SoftHca hca) {
+        boolean last;
+        synchronized (OPEN) {
+            int n = USERS.merge(hca, -1, Integer::sum);
+            last = n <= 0;
+            if (last) {
+                USERS.remove(hca);
+                OPEN.remove(spec.name(), hca);
+            }
+        }
+        if (last) {
+            hca.stop();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name() + " (" + description() + ")";
+    }
+}

@@ -1,0 +1,352 @@
+package org.jrdma.soft;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.function.Function;
+import org.jrdma.soft.mem.IntMap;
+import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.mem.SecureIds;
+import org.jrdma.soft.net.Datagrams;
+import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.soft.stage.Counters;
+import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.wire.DropReason;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.Gid;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.VerbsException;
+
+/**
+ * One soft device's hardware: its UDP socket, its QPs and memory regions, and the engine that
+ * moves packets. The engine is an agent in Aeron's sense: {@link #doWork()} does a bounded
+ * amount of work and returns how much; it runs on a dedicated thread, or — with
+ * {@link ThreadingMode#INVOKER} — whenever the caller (a test) calls it, so tests can step the
+ * transport deterministically.
+ */
+public final class SoftHca {
+    /** Who calls {@link #doWork()}. */
+    public enum ThreadingMode { DEDICATED, INVOKER }
+
+    /**
+     * How a device runs.
+     *
+     * @param threading dedicated engine thread, or stepped by the caller
+     * @param clock the time source for timers (a test may substitute its own)
+     * @param datagrams opens the packet channel for a bound address; null means a real UDP socket
+     */
+    public record Options(ThreadingMode threading, NanoClock clock, Function<InetSocketAddress, Datagrams> datagrams) {
+        public static Options defaults() {
+            return new Options(ThreadingMode.DEDICATED, System::nanoTime, null);
+        }
+
+        public Options threading(ThreadingMode mode) {
+            return new Options(mode, clock, datagrams);
+        }
+
+        public Options clock(NanoClock c) {
+            return new Options(threading, c, datagrams);
+        }
+    }
+
+    /** A monotonic nanosecond clock. */
+    @FunctionalInterface
+    public interface NanoClock {
+        long nanoTime();
+    }
+
+    private final SoftDeviceSpec spec;
+    private final Options options;
+    private final Datagrams datagrams;
+    private final Gid gid;
+    private final int localIpv4;
+    private final int localPort;
+    private final Mtu activeMtu;
+    private final MemoryTable memory = new MemoryTable();
+    private final Counters<QpCounter> counters = new Counters<>(QpCounter.class);
+    private final Counters<DropReason> drops = new Counters<>(DropReason.class);
+    private final IntMap<SoftQp> qpsByNumber = new IntMap<>();
+    private volatile SoftQp[] qps = new SoftQp[0];
+    private final Engine engine;
+    private volatile boolean running = true;
+    private volatile boolean pendingWork;
+    private volatile boolean sleeping;
+    private Thread thread;
+
+    private SoftHca(SoftDeviceSpec spec, Options options, Datagrams datagrams) {
+        this.spec = spec;
+        this.options = options;
+        this.datagrams = datagrams;
+        InetSocketAddress local = datagrams.localAddress();
+        this.gid = Gid.of(local.getAddress());
+        this.localIpv4 = SoftQp.ipv4(local.getAddress());
+        this.localPort = local.getPort();
+        this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
+        this.engine = new Engine(this);
+    }
+
+    /** Binds the device's address (or, for the default loopback device, the next free one) and starts it. */
+    static SoftHca start(SoftDeviceSpec spec, Options options) {
+        if (!(spec.address() instanceof Inet4Address)) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": only IPv4 soft devices are supported in this version");
+        }
+        Datagrams d = bind(spec, options);
+        SoftHca hca = new SoftHca(spec, options, d);
+        if (options.threading() == ThreadingMode.DEDICATED) {
+            hca.thread = Thread.ofPlatform().daemon().name("jrdma-soft-" + spec.name()).start(hca::run);
+        }
+        return hca;
+    }
+
+    private static Datagrams bind(SoftDeviceSpec spec, Options options) {
+        InetAddress first = spec.address();
+        int tries = spec.loopbackFallback() ? 254 : 1;
+        byte[] a = first.getAddress();
+        BindException last = null;
+        for (int i = 0; i < tries; i++) {
+            InetAddress addr = first;
+            if (i > 0) {
+                a[3] = (byte) (i + 1); // 127.0.0.1 → .2 → … → .254
+                try {
+                    addr = InetAddress.getByAddress(a);
+                } catch (UnknownHostException e) {
+                    throw new IllegalStateException(e);
+                }
+                if (addr.equals(first)) {
+                    continue;
+                }
+            }
+            InetSocketAddress local = new InetSocketAddress(addr, UdpDatagrams.ROCE_PORT);
+            try {
+                return options.datagrams() != null ? options.datagrams().apply(local) : UdpDatagrams.bind(addr, UdpDatagrams.ROCE_PORT);
+            } catch (BindException e) {
+                last = e;
+            } catch (IOException e) {
+                throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": cannot open UDP " + local + ": " + e.getMessage(), e);
+            }
+        }
+        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
+                + (spec.loopbackFallback() ? " and so is every 127.0.0.x" : "")
+                + " (another jrdma process, Linux rxe or a RoCE NIC owns it); choose another address with "
+                + SoftDeviceDiscovery.ENV + "=name=127.0.0.N", last);
+    }
+
+    static long guidOf(SoftDeviceSpec spec) {
+        // A stable, locally administered GUID derived from the address (like a MAC-based EUI-64).
+        byte[] ip = spec.address().getAddress();
+        long g = 0x0200_5eff_fe00_0000L;
+        for (byte b : ip) {
+            g = (g << 8) ^ (b & 0xFF) ^ (g >>> 56);
+        }
+        return g;
+    }
+
+    public SoftDeviceSpec spec() {
+        return spec;
+    }
+
+    public long guid() {
+        return guidOf(spec);
+    }
+
+    /** GID index 0: the IPv4-mapped address the device is bound to. */
+    public Gid gid() {
+        return gid;
+    }
+
+    public InetSocketAddress localAddress() {
+        return datagrams.localAddress();
+    }
+
+    public Mtu activeMtu() {
+        return activeMtu;
+    }
+
+    MemoryTable memory() {
+        return memory;
+    }
+
+    Counters<QpCounter> counters() {
+        return counters;
+    }
+
+    /** Device counters: transport events and drops by reason ({@code drop_<reason>}). */
+    public Map<String, Long> countersSnapshot() {
+        Map<String, Long> m = counters.snapshot();
+        drops.snapshot().forEach((k, v) -> {
+            if (!k.equals("none")) {
+                m.put("drop_" + k, v);
+            }
+        });
+        return m;
+    }
+
+    long count(QpCounter c) {
+        return counters.get(c);
+    }
+
+    void drop(DropReason reason) {
+        drops.increment(reason);
+    }
+
+    long drops(DropReason reason) {
+        return drops.get(reason);
+    }
+
+    int localIpv4() {
+        return localIpv4;
+    }
+
+    int localPort() {
+        return localPort;
+    }
+
+    Datagrams datagrams() {
+        return datagrams;
+    }
+
+    NanoClock clock() {
+        return options.clock();
+    }
+
+    // ------------------------------------------------------------------ QPs
+
+    SoftQp createQp(SoftPd pd, QpInitAttr init) {
+        synchronized (qpsByNumber) {
+            if (qpsByNumber.size() >= SoftLimits.MAX_QP) {
+                throw new VerbsException(Errno.ENOMEM, "create_qp: the device has " + SoftLimits.MAX_QP + " QPs already");
+            }
+            int qpn;
+            do {
+                qpn = SecureIds.qpn();
+            } while (qpsByNumber.containsKey(qpn));
+            SoftQp qp = new SoftQp(pd, this, qpn, init);
+            qpsByNumber.put(qpn, qp);
+            SoftQp[] next = java.util.Arrays.copyOf(qps, qps.length + 1);
+            next[next.length - 1] = qp;
+            qps = next;
+            return qp;
+        }
+    }
+
+    void removeQp(SoftQp qp) {
+        synchronized (qpsByNumber) {
+            qpsByNumber.remove(qp.qpNum());
+            SoftQp[] cur = qps;
+            SoftQp[] next = new SoftQp[cur.length - 1];
+            int j = 0;
+            for (SoftQp q : cur) {
+                if (q != qp && j < next.length) {
+                    next[j++] = q;
+                }
+            }
+            qps = next;
+        }
+    }
+
+    SoftQp qp(int qpn) {
+        synchronized (qpsByNumber) {
+            return qpsByNumber.get(qpn);
+        }
+    }
+
+    SoftQp[] qps() {
+        return qps;
+    }
+
+    // ------------------------------------------------------------------ the engine
+
+    /** Runs one bounded pass: receive, timers, send. Returns the work done (0 = idle). */
+    public int doWork() {
+        pendingWork = false;
+        try {
+            return engine.doWork();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Tells the engine that there is something to send (called after post_send / modify). */
+    void wake() {
+        pendingWork = true;
+        if (sleeping) {
+            datagrams.wakeup();
+        }
+    }
+
+    private void run() {
+        int idle = 0;
+        while (running) {
+            int work;
+            try {
+                work = doWork();
+            } catch (RuntimeException e) {
+                // A bug must not kill the device silently: report it and keep serving.
+                System.err.println("jrdma-soft " + spec.name() + ": engine error: " + e);
+                work = 0;
+            }
+            if (work > 0) {
+                idle = 0;
+                continue;
+            }
+            idle++;
+            if (idle < SPIN_PASSES) {
+                Thread.onSpinWait();
+            } else if (idle < SPIN_PASSES + YIELD_PASSES) {
+                Thread.yield();
+            } else {
+                park();
+            }
+        }
+    }
+
+    /** Busy passes before yielding: polling keeps latency low while traffic flows (ANCHORS.md). */
+    private static final int SPIN_PASSES = 20_000;
+    private static final int YIELD_PASSES = 200;
+    private static final long MAX_PARK_NANOS = 50_000_000L;
+
+    /**
+     * Blocks until a datagram arrives, a post wakes us, or the next timer is due. The
+     * sleeping/pendingWork pair is a Dekker handshake: a post either sees us sleeping and
+     * wakes the selector, or we see its pendingWork and do not sleep.
+     */
+    private void park() {
+        sleeping = true;
+        try {
+            if (pendingWork || !running) {
+                return;
+            }
+            long wait = engine.nanosUntilNextTimer(options.clock().nanoTime());
+            datagrams.await(Math.min(Math.max(wait, 1_000_000L), MAX_PARK_NANOS));
+        } catch (IOException e) {
+            if (running) {
+                System.err.println("jrdma-soft " + spec.name() + ": wait failed: " + e);
+            }
+        } finally {
+            sleeping = false;
+        }
+    }
+
+    void stop() {
+        running = false;
+        datagrams.wakeup();
+        if (thread != null) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            datagrams.close();
+        } catch (IOException e) {
+            // closing: nothing left to do with the error
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package org.jrdma.soft;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.MemoryRegion;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QueuePair;
+import org.jrdma.verbs.VerbsException;
+
+/** A protection domain: MRs and QPs meet only inside the same one. */
+public final class SoftPd implements ProtectionDomain {
+    private final SoftContext context;
+    private final Set<Object> members = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private volatile boolean closed;
+
+    SoftPd(SoftContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    SoftHca hca() {
+        return context.hca();
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment segment, int access) {
+        checkOpen("reg_mr");
+        if (hca().memory().size() >= SoftLimits.MAX_MR) {
+            throw new VerbsException(Errno.ENOMEM, "reg_mr: the device has " + SoftLimits.MAX_MR + " MRs already");
+        }
+        SoftMr mr = new SoftMr(this, segment, access);
+        members.add(mr);
+        return mr;
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttr initAttr) {
+        checkOpen("create_qp");
+        SoftQp qp = hca().createQp(this, initAttr);
+        members.add(qp);
+        return qp;
+    }
+
+    void forget(Object member) {
+        members.remove(member);
+    }
+
+    /** Destroys the QPs, then the MRs, still in this PD (context close). */
+    void destroyMembers() {
+        Object[] left;
+        synchronized (members) {
+            left = members.toArray();
+        }
+        for (Object o : left) {
+            if (o instanceof SoftQp qp) {
+                qp.close();
+            }
+        }
+        for (Object o : left) {
+            if (o instanceof SoftMr mr) {
+                mr.close();
+            }
+        }
+    }
+
+    private void checkOpen(String op) {
+        if (closed) {
+            throw new VerbsException(Errno.EINVAL, op + ": the protection domain was deallocated");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (!members.isEmpty()) {
+            throw new VerbsException(Errno.EBUSY, "dealloc_pd: " + members.size() + " MR(s)/QP(s) still use it");
+        }
+        closed = true;
+        context.forget(this);
+    }
+}

@@ -1,0 +1,300 @@
+package org.jrdma.soft;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.soft.stage.TransportQp;
+import org.jrdma.verbs.AhAttr;
+import org.jrdma.verbs.CompletionQueue;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpAttr;
+import org.jrdma.verbs.QpAttrMask;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QueuePair;
+import org.jrdma.verbs.RecvWorkRequest;
+import org.jrdma.verbs.SendWorkRequest;
+import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.spi.QpTransitions;
+
+/**
+ * A soft RC queue pair. The verbs side (validation, attributes) lives here; the transport
+ * state is a {@link TransportQp} that the device engine drives. Both sides synchronize on
+ * this object, so a call never observes the engine half-way through a packet.
+ */
+public final class SoftQp implements QueuePair {
+    private final SoftPd pd;
+    private final SoftHca hca;
+    private final SoftCq sendCq;
+    private final SoftCq recvCq;
+    private final QpCap cap;
+    private final TransportQp transport;
+    // Attributes kept only to be reported by query (the transport does not use them).
+    private int pkeyIndex;
+    private int portNum;
+    private int maxRdAtomic;
+    private int maxDestRdAtomic;
+    private boolean closed;
+
+    SoftQp(SoftPd pd, SoftHca hca, int qpn, QpInitAttr init) {
+        if (init.qpType() != QpType.RC) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "create_qp: " + init.qpType() + " QPs are not supported by the soft provider yet (RC only)");
+        }
+        if (!(init.sendCq() instanceof SoftCq s) || !(init.recvCq() instanceof SoftCq r)) {
+            throw new VerbsException(Errno.EINVAL, "create_qp: send and receive CQs of this device are required");
+        }
+        QpCap c = init.cap();
+        check("max_send_wr", c.maxSendWr(), 1, SoftLimits.MAX_QP_WR);
+        check("max_recv_wr", c.maxRecvWr(), 1, SoftLimits.MAX_QP_WR);
+        check("max_send_sge", c.maxSendSge(), 0, SoftLimits.MAX_SGE);
+        check("max_recv_sge", c.maxRecvSge(), 0, SoftLimits.MAX_SGE);
+        check("max_inline_data", c.maxInlineData(), 0, SoftLimits.MAX_INLINE_DATA);
+        this.pd = pd;
+        this.hca = hca;
+        this.sendCq = s;
+        this.recvCq = r;
+        // Like rxe, grant at least what was asked; inline space is whatever the limit allows.
+        this.cap = new QpCap(c.maxSendWr(), c.maxRecvWr(), Math.max(1, c.maxSendSge()), Math.max(1, c.maxRecvSge()),
+                c.maxInlineData());
+        this.transport = new TransportQp(qpn, QpType.RC, pd, hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
+                cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters());
+        s.attachQp();
+        r.attachQp(); // counted per use, so a CQ shared by both queues is attached twice
+    }
+
+    private static void check(String what, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new VerbsException(Errno.EINVAL, "create_qp: " + what + " " + value + " outside " + min + ".." + max);
+        }
+    }
+
+    TransportQp transport() {
+        return transport;
+    }
+
+    @Override
+    public int qpNum() {
+        return transport.qpn;
+    }
+
+    @Override
+    public QpType qpType() {
+        return transport.type;
+    }
+
+    @Override
+    public synchronized QpState state() {
+        return transport.state();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public CompletionQueue sendCq() {
+        return sendCq;
+    }
+
+    @Override
+    public CompletionQueue recvCq() {
+        return recvCq;
+    }
+
+    @Override
+    public QpCap cap() {
+        return cap;
+    }
+
+    /** Per-QP transport counters (packets, retransmissions, NAKs …). */
+    public Map<String, Long> counters() {
+        return transport.counters.snapshot();
+    }
+
+    @Override
+    public void modify(QpAttr attr, int mask) {
+        synchronized (this) {
+            checkOpen("modify_qp");
+            QpState current = transport.state();
+            QpState target = QpTransitions.check(QpType.RC, current, attr, mask);
+            String what = "modify_qp " + current + "→" + target;
+            // Validate everything before changing anything: a refused call modifies nothing.
+            if (QpAttrMask.PORT.in(mask)) {
+                SoftContext.checkPort(what, attr.port());
+            }
+            if (QpAttrMask.PKEY_INDEX.in(mask) && attr.pkeyIndex() != 0) {
+                throw new VerbsException(Errno.EINVAL, what + ": PKEY_INDEX " + attr.pkeyIndex() + " outside the P_Key table (1 entry: 0)");
+            }
+            if (QpAttrMask.PATH_MTU.in(mask) && attr.pathMtu().bytes() > hca.activeMtu().bytes()) {
+                throw new VerbsException(Errno.EINVAL, what + ": PATH_MTU " + attr.pathMtu().bytes()
+                        + " exceeds the port's active MTU " + hca.activeMtu().bytes());
+            }
+            if (QpAttrMask.MAX_QP_RD_ATOMIC.in(mask) && attr.maxRdAtomic() > SoftLimits.MAX_QP_RD_ATOM) {
+                throw new VerbsException(Errno.EINVAL, what + ": MAX_QP_RD_ATOMIC " + attr.maxRdAtomic() + " exceeds " + SoftLimits.MAX_QP_RD_ATOM);
+            }
+            if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask) && attr.maxDestRdAtomic() > SoftLimits.MAX_QP_RD_ATOM) {
+                throw new VerbsException(Errno.EINVAL, what + ": MAX_DEST_RD_ATOMIC " + attr.maxDestRdAtomic() + " exceeds " + SoftLimits.MAX_QP_RD_ATOM);
+            }
+            InetSocketAddress peer = QpAttrMask.AV.in(mask) ? peerOf(what, attr.ahAttr()) : null;
+
+            if (QpAttrMask.ACCESS_FLAGS.in(mask)) {
+                transport.setAccessFlags(attr.accessFlags());
+            }
+            if (QpAttrMask.PKEY_INDEX.in(mask)) {
+                pkeyIndex = attr.pkeyIndex();
+            }
+            if (QpAttrMask.PORT.in(mask)) {
+                portNum = attr.port();
+            }
+            if (peer != null) {
+                transport.setPath(attr.ahAttr(), peer, ipv4(peer.getAddress()));
+            }
+            if (QpAttrMask.PATH_MTU.in(mask)) {
+                transport.setMtu(attr.pathMtu());
+            }
+            if (QpAttrMask.DEST_QPN.in(mask)) {
+                transport.setDestQpn(attr.destQpNum());
+            }
+            if (QpAttrMask.RQ_PSN.in(mask)) {
+                transport.setRqPsn(attr.rqPsn());
+            }
+            if (QpAttrMask.SQ_PSN.in(mask)) {
+                transport.setSqPsn(attr.sqPsn());
+            }
+            if (QpAttrMask.TIMEOUT.in(mask)) {
+                transport.setTimeout(attr.timeout());
+            }
+            if (QpAttrMask.RETRY_CNT.in(mask)) {
+                transport.setRetryCnt(attr.retryCnt());
+            }
+            if (QpAttrMask.RNR_RETRY.in(mask)) {
+                transport.setRnrRetry(attr.rnrRetry());
+            }
+            if (QpAttrMask.MIN_RNR_TIMER.in(mask)) {
+                transport.setMinRnrTimer(attr.minRnrTimer());
+            }
+            if (QpAttrMask.MAX_QP_RD_ATOMIC.in(mask)) {
+                maxRdAtomic = attr.maxRdAtomic();
+            }
+            if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask)) {
+                maxDestRdAtomic = attr.maxDestRdAtomic();
+            }
+            transport.moveTo(target);
+            if (target == QpState.RESET) {
+                pkeyIndex = 0;
+                portNum = 0;
+            }
+        }
+        hca.wake();
+    }
+
+    /**
+     * The UDP destination of an address vector. RoCE needs a GRH: the peer is named by its
+     * GID, which for the soft provider must be an IPv4-mapped address (this version is IPv4
+     * only); packets go to that address, port 4791.
+     */
+    private InetSocketAddress peerOf(String what, AhAttr ah) {
+        if (!ah.isGlobal) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV has no GRH; on RoCE the address vector must be global "
+                    + "with the peer's GID (rc_pingpong: pass -g 0)");
+        }
+        if (ah.sgidIndex != 0) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV sgid_index " + ah.sgidIndex + " outside the GID table (1 entry: 0)");
+        }
+        if (ah.dgid == null || !ah.dgid.isIpv4Mapped() || ah.dgid.isZero()) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + ah.dgid + " is not an IPv4-mapped GID (::ffff:a.b.c.d)");
+        }
+        return new InetSocketAddress(ah.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT);
+    }
+
+    static int ipv4(InetAddress a) {
+        byte[] b = ((Inet4Address) a).getAddress();
+        return ((b[0] & 0xFF) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
+    }
+
+    @Override
+    public synchronized QpAttr query() {
+        checkOpen("query_qp");
+        QpAttr a = new QpAttr()
+                .state(transport.state())
+                .curState(transport.state())
+                .pathMtu(transport.mtu())
+                .rqPsn(transport.rqPsn())
+                .sqPsn(transport.sqPsn())
+                .destQpNum(transport.destQpn())
+                .accessFlags(transport.accessFlags())
+                .cap(cap)
+                .pkeyIndex(pkeyIndex)
+                .port(portNum)
+                .maxRdAtomic(maxRdAtomic)
+                .maxDestRdAtomic(maxDestRdAtomic)
+                .minRnrTimer(transport.minRnrTimer())
+                .timeout(transport.timeout())
+                .retryCnt(transport.retryCnt())
+                .rnrRetry(transport.rnrRetry());
+        if (transport.ah() != null) {
+            a.ahAttr(transport.ah().copy());
+        }
+        return a;
+    }
+
+    @Override
+    public void postRecv(RecvWorkRequest wr) {
+        synchronized (this) {
+            checkOpen("post_recv");
+            transport.postRecv(wr);
+        }
+        // A receive can unblock nothing on the send side; the responder looks at the RQ when
+        // the next request arrives (an RNR'd sender retries on its own timer).
+    }
+
+    @Override
+    public void postSend(SendWorkRequest wr) {
+        synchronized (this) {
+            checkOpen("post_send");
+            transport.postSend(wr);
+        }
+        hca.wake();
+    }
+
+    private void checkOpen(String op) {
+        if (closed) {
+            throw new VerbsException(Errno.EINVAL, op + ": the QP was destroyed");
+        }
+    }
+
+    /** ibv_destroy_qp: outstanding WRs vanish without completions, as after → RESET. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            transport.moveTo(QpState.RESET);
+        }
+        hca.removeQp(this);
+        sendCq.detachQp();
+        recvCq.detachQp();
+        pd.forget(this);
+    }
+
+    /** Adapts a {@link SoftCq} to the transport's completion sink. */
+    private record CqSink(SoftCq cq) implements org.jrdma.soft.stage.CompletionSink {
+        @Override
+        public org.jrdma.verbs.WorkCompletion claim() {
+            return cq.claim();
+        }
+
+        @Override
+        public void commit(boolean solicited) {
+            cq.commit(solicited);
+        }
+    }
+}

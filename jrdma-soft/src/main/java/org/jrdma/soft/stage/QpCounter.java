@@ -1,0 +1,32 @@
+package org.jrdma.soft.stage;
+
+/** Per-QP and per-device transport counters (names after rxe's hw counters where they exist). */
+public enum QpCounter {
+    SENT_PACKETS,
+    SENT_BYTES,
+    RCVD_PACKETS,
+    RCVD_BYTES,
+    RETRANSMITTED_PACKETS,
+    RETRY_TIMEOUTS,
+    SEQ_NAKS_SENT,
+    SEQ_NAKS_RCVD,
+    RNR_NAKS_SENT,
+    RNR_NAKS_RCVD,
+    DUPLICATE_REQUESTS,
+    OUT_OF_SEQUENCE,
+    ACKS_SENT,
+    ACKS_RCVD,
+    COMPLETER_DROPS,
+    RETRY_EXCEEDED,
+    RNR_RETRY_EXCEEDED,
+    CQ_OVERFLOWS,
+    /** The kernel had no room for a datagram (it is lost; retransmission recovers it). */
+    TX_QUEUE_FULL,
+    /** A send failed with an I/O error (likewise a lost packet). */
+    TX_ERRORS;
+
+    /** The counter's name as tools print it, e.g. {@code retransmitted_packets}. */
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,19 @@
+package org.jrdma.soft.stage;
+
+import org.jrdma.verbs.WcStatus;
+
+/** A receive-queue entry: the buffer a SEND scatters into, resolved at post time. */
+public final class RecvWqe {
+    long wrId;
+    final Gather gather;
+    WcStatus postError;
+
+    RecvWqe(int maxSge) {
+        gather = new Gather(maxSge);
+    }
+
+    void reset() {
+        gather.clear();
+        postError = null;
+    }
+}

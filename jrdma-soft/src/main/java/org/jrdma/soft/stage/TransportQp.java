@@ -1,0 +1,475 @@
+package org.jrdma.soft.stage;
+
+import java.net.InetSocketAddress;
+import org.jrdma.soft.SoftMr;
+import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.AhAttr;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.RecvWorkRequest;
+import org.jrdma.verbs.SendFlags;
+import org.jrdma.verbs.SendWorkRequest;
+import org.jrdma.verbs.SgList;
+import org.jrdma.verbs.Sge;
+import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.WcFlags;
+import org.jrdma.verbs.WcOpcode;
+import org.jrdma.verbs.WcStatus;
+import org.jrdma.verbs.WorkCompletion;
+import org.jrdma.verbs.WrOpcode;
+
+/**
+ * The transport state of one QP: its queues and the requester, responder and completer
+ * variables of rxe (req.psn, comp.psn, resp.psn, msn, timers, retry counters). Every method is
+ * called with the owning QP's monitor held, by user threads (post, modify) or the engine.
+ */
+public final class TransportQp {
+    public final int qpn;
+    public final QpType type;
+    final Object pd;
+    final MemoryTable memory;
+    final CompletionSink sendCq;
+    final CompletionSink recvCq;
+    final boolean sqSigAll;
+    public final Counters<QpCounter> counters = new Counters<>(QpCounter.class);
+    private final Counters<QpCounter> deviceCounters;
+
+    // --- attributes (modify_qp) ---
+    QpState state = QpState.RESET;
+    int accessFlags;
+    Mtu mtu = Mtu.MTU_1024;
+    int destQpn;
+    AhAttr ah;
+    InetSocketAddress peer;
+    int peerIpv4;
+    int timeout;
+    int retryCnt;
+    int rnrRetry;
+    int minRnrTimer;
+
+    // --- queues ---
+    final SendWqe[] sq;
+    long sqHead; // oldest not completed
+    long sqNext; // the one the requester works on
+    long sqTail; // next free
+    final RecvWqe[] rq;
+    long rqHead;
+    long rqTail;
+    final java.lang.foreign.MemorySegment inlineBuffer;
+    final int maxInline;
+
+    // --- requester / completer (rxe req.* and comp.*) ---
+    int reqPsn;
+    int compPsn;
+    /** One past the highest PSN ever sent: packets below it are retransmissions. */
+    int sentHighPsn;
+    int packetsSinceAckReq;
+    int retryLeft;
+    int rnrRetryLeft;
+    /** Local ACK timer deadline in clock nanos, 0 when off. */
+    long retransmitDeadline;
+    /** RNR back-off deadline in clock nanos, 0 when not waiting. */
+    long rnrDeadline;
+
+    // --- responder (rxe resp.*) ---
+    int ePsn;
+    int msn;
+    boolean sentPsnNak;
+    boolean inSend;
+    long recvOffset;
+
+    public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
+            CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
+            int maxInline, Counters<QpCounter> deviceCounters) {
+        this.qpn = qpn;
+        this.type = type;
+        this.pd = pd;
+        this.memory = memory;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.sqSigAll = sqSigAll;
+        this.deviceCounters = deviceCounters;
+        this.sq = new SendWqe[Math.max(1, maxSendWr)];
+        for (int i = 0; i < sq.length; i++) {
+            sq[i] = new SendWqe(maxSendSge);
+        }
+        this.rq = new RecvWqe[Math.max(1, maxRecvWr)];
+        for (int i = 0; i < rq.length; i++) {
+            rq[i] = new RecvWqe(maxRecvSge);
+        }
+        this.maxInline = maxInline;
+        this.inlineBuffer = maxInline > 0
+                ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.length) : null;
+    }
+
+    void count(QpCounter c) {
+        counters.increment(c);
+        deviceCounters.increment(c);
+    }
+
+    void count(QpCounter c, long n) {
+        counters.add(c, n);
+        deviceCounters.add(c, n);
+    }
+
+    public QpState state() {
+        return state;
+    }
+
+    public int destQpn() {
+        return destQpn;
+    }
+
+    public InetSocketAddress peer() {
+        return peer;
+    }
+
+    public int peerIpv4() {
+        return peerIpv4;
+    }
+
+    public int mtuBytes() {
+        return mtu.bytes();
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    public void setAccessFlags(int flags) {
+        accessFlags = flags;
+    }
+
+    public void setPath(AhAttr ah, InetSocketAddress peer, int peerIpv4) {
+        this.ah = ah.copy();
+        this.peer = peer;
+        this.peerIpv4 = peerIpv4;
+    }
+
+    public void setMtu(Mtu m) {
+        mtu = m;
+    }
+
+    public void setDestQpn(int q) {
+        destQpn = q;
+    }
+
+    public void setRqPsn(int psn) {
+        ePsn = psn;
+        sentPsnNak = false;
+    }
+
+    public void setSqPsn(int psn) {
+        reqPsn = psn;
+        compPsn = psn;
+        sentHighPsn = psn;
+        packetsSinceAckReq = 0;
+    }
+
+    public void setTimeout(int t) {
+        timeout = t;
+    }
+
+    public void setRetryCnt(int n) {
+        retryCnt = n;
+        retryLeft = n;
+    }
+
+    public void setRnrRetry(int n) {
+        rnrRetry = n;
+        rnrRetryLeft = n;
+    }
+
+    public void setMinRnrTimer(int code) {
+        minRnrTimer = code;
+    }
+
+    public int accessFlags() {
+        return accessFlags;
+    }
+
+    public Mtu mtu() {
+        return mtu;
+    }
+
+    public AhAttr ah() {
+        return ah;
+    }
+
+    public int rqPsn() {
+        return ePsn;
+    }
+
+    public int sqPsn() {
+        return reqPsn;
+    }
+
+    public int timeout() {
+        return timeout;
+    }
+
+    public int retryCnt() {
+        return retryCnt;
+    }
+
+    public int rnrRetry() {
+        return rnrRetry;
+    }
+
+    public int minRnrTimer() {
+        return minRnrTimer;
+    }
+
+    /** The earliest armed timer deadline (clock nanos), or 0 when none is armed. */
+    public long nextDeadline() {
+        if (retransmitDeadline == 0) {
+            return rnrDeadline;
+        }
+        return rnrDeadline == 0 ? retransmitDeadline : Math.min(retransmitDeadline, rnrDeadline);
+    }
+
+    /** The local ACK timeout: 4.096 µs × 2^timeout; 0 means no timer (ROCEV2-FACTS §2.2). */
+    long ackTimeoutNanos() {
+        return timeout == 0 ? 0 : 4096L << timeout;
+    }
+
+    // ------------------------------------------------------------------ state changes
+
+    /**
+     * Applies a state change decided by modify_qp (already validated). RESET empties both
+     * queues without completions; ERR flushes them with WR_FLUSH_ERR (ROCEV2-FACTS §3.5).
+     */
+    public void moveTo(QpState target) {
+        QpState from = state;
+        state = target;
+        if (target == QpState.RESET) {
+            resetQueues();
+        } else if (target == QpState.ERR && from != QpState.ERR) {
+            flush();
+        } else if (target == QpState.RTS && from == QpState.RTR) {
+            retryLeft = retryCnt;
+            rnrRetryLeft = rnrRetry;
+        }
+    }
+
+    private void resetQueues() {
+        for (long i = sqHead; i < sqTail; i++) {
+            sq[slot(i, sq.length)].reset();
+        }
+        for (long i = rqHead; i < rqTail; i++) {
+            rq[slot(i, rq.length)].reset();
+        }
+        sqHead = sqNext = sqTail = 0;
+        rqHead = rqTail = 0;
+        msn = 0;
+        inSend = false;
+        recvOffset = 0;
+        retransmitDeadline = 0;
+        rnrDeadline = 0;
+        sentPsnNak = false;
+        ah = null;
+        peer = null;
+        destQpn = 0;
+    }
+
+    static int slot(long index, int length) {
+        return (int) (index % length);
+    }
+
+    /**
+     * Moves the QP to ERR because of a transport or local error: the WQE that failed has
+     * already completed with its status; everything else is flushed in order.
+     */
+    void fail() {
+        if (state != QpState.ERR) {
+            state = QpState.ERR;
+            flush();
+        }
+    }
+
+    /** Completes every outstanding WR with WR_FLUSH_ERR, in order, exactly once; even unsignaled. */
+    void flush() {
+        retransmitDeadline = 0;
+        rnrDeadline = 0;
+        while (sqHead < sqTail) {
+            completeSend(sq[slot(sqHead, sq.length)], WcStatus.WR_FLUSH_ERR);
+        }
+        sqNext = sqHead;
+        while (rqHead < rqTail) {
+            completeRecv(rq[slot(rqHead, rq.length)], WcStatus.WR_FLUSH_ERR, 0, false, 0, false);
+        }
+        inSend = false;
+        recvOffset = 0;
+    }
+
+    // ------------------------------------------------------------------ posting
+
+    /** ibv_post_send for one WR. */
+    public void postSend(SendWorkRequest wr) {
+        if (!state.canPostSend()) {
+            throw new VerbsException(Errno.EINVAL, "post_send: QP 0x" + Integer.toHexString(qpn) + " is in " + state
+                    + "; sends need RTS (or SQD/ERR)");
+        }
+        if (sqTail - sqHead >= sq.length) {
+            throw new VerbsException(Errno.ENOMEM, "post_send: the send queue is full (" + sq.length + " WRs outstanding)");
+        }
+        if (wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "post_send: opcode " + wr.opcode + " is not supported by the soft provider yet");
+        }
+        SendWqe w = sq[slot(sqTail, sq.length)];
+        SgList sgl = wr.sgList;
+        if (sgl.count() > w.gather.segments.length) {
+            throw new VerbsException(Errno.EINVAL, "post_send: " + sgl.count() + " SGEs but max_send_sge is " + w.gather.segments.length);
+        }
+        long total = sgl.totalLength();
+        if (total > org.jrdma.soft.SoftLimits.MAX_MSG_SIZE) {
+            throw new VerbsException(Errno.EINVAL, "post_send: message of " + total + " bytes exceeds max_msg_sz "
+                    + org.jrdma.soft.SoftLimits.MAX_MSG_SIZE);
+        }
+        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
+        if (inline && total > maxInline) {
+            throw new VerbsException(Errno.EINVAL, "post_send: " + total + " inline bytes exceed max_inline_data " + maxInline);
+        }
+        w.reset();
+        w.wrId = wr.wrId;
+        w.opcode = wr.opcode;
+        w.sendFlags = wr.sendFlags;
+        w.signaled = sqSigAll || (wr.sendFlags & SendFlags.SIGNALED) != 0;
+        w.solicited = (wr.sendFlags & SendFlags.SOLICITED) != 0;
+        w.immData = wr.immData;
+        w.remoteAddr = wr.remoteAddr;
+        w.rkey = wr.rkey;
+        if (inline) {
+            copyInline(w, sgl, total);
+        } else {
+            w.postError = resolve(sgl, w.gather, false);
+        }
+        sqTail++;
+        if (state == QpState.ERR) {
+            flush(); // IBA: WRs posted in ERR complete with WR_FLUSH_ERR
+        }
+    }
+
+    /**
+     * Inline data is copied at post time, so the caller may reuse its buffer at once. Unlike
+     * C, Java cannot read an arbitrary address safely, so inline SGEs must still lie in a
+     * registered region of the QP's PD (their lkey is checked); the copy is what is inline.
+     */
+    private void copyInline(SendWqe w, SgList sgl, long total) {
+        w.postError = resolve(sgl, w.gather, false);
+        if (w.postError != null) {
+            return;
+        }
+        long base = (long) slot(sqTail, sq.length) * maxInline;
+        w.gather.copyOut(0, inlineBuffer, base, (int) total);
+        w.gather.clear();
+        w.gather.add(null, inlineBuffer, base, (int) total);
+    }
+
+    /** ibv_post_recv for one WR. */
+    public void postRecv(RecvWorkRequest wr) {
+        if (!state.canPostRecv()) {
+            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn) + " is in RESET; move it to INIT first");
+        }
+        if (rqTail - rqHead >= rq.length) {
+            throw new VerbsException(Errno.ENOMEM, "post_recv: the receive queue is full (" + rq.length + " WRs posted)");
+        }
+        RecvWqe w = rq[slot(rqTail, rq.length)];
+        if (wr.sgList.count() > w.gather.segments.length) {
+            throw new VerbsException(Errno.EINVAL, "post_recv: " + wr.sgList.count() + " SGEs but max_recv_sge is "
+                    + w.gather.segments.length);
+        }
+        w.reset();
+        w.wrId = wr.wrId;
+        w.postError = resolve(wr.sgList, w.gather, true);
+        rqTail++;
+        if (state == QpState.ERR) {
+            flush();
+        }
+    }
+
+    /**
+     * Resolves SGEs against the registered regions: lkey, same PD, range (overflow-safe) and,
+     * for receive buffers, LOCAL_WRITE. A failure is not a post error in ibverbs: the WR
+     * completes later with LOC_PROT_ERR, so it is recorded here and reported then.
+     */
+    private WcStatus resolve(SgList sgl, Gather g, boolean needLocalWrite) {
+        for (int i = 0; i < sgl.count(); i++) {
+            Sge s = sgl.get(i);
+            if (s.length < 0) {
+                return WcStatus.LOC_LEN_ERR;
+            }
+            SoftMr mr = memory.byLkey(s.lkey);
+            if (mr == null || mr.softPd() != pd || !mr.isValid() || !mr.contains(s.addr, s.length)
+                    || (needLocalWrite && (mr.access() & AccessFlags.LOCAL_WRITE) == 0)) {
+                g.clear();
+                return WcStatus.LOC_PROT_ERR;
+            }
+            g.add(mr, mr.segment(), s.addr - mr.addr(), s.length);
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ completions
+
+    /** Pops the oldest send WQE with {@code status}; a CQE if signaled or failed (IBA 10.7.3.1). */
+    void completeSend(SendWqe w, WcStatus status) {
+        if (w.signaled || status != WcStatus.SUCCESS) {
+            WorkCompletion wc = sendCq.claim();
+            if (wc == null) {
+                count(QpCounter.CQ_OVERFLOWS);
+            } else {
+                wc.wrId = w.wrId;
+                wc.status = status;
+                wc.opcode = w.opcode.completionOpcode();
+                wc.qpNum = qpn;
+                if (status == WcStatus.SUCCESS) {
+                    wc.byteLen = (int) w.length();
+                    if (w.opcode.hasImmediate()) {
+                        wc.wcFlags = WcFlags.WITH_IMM;
+                    }
+                }
+                sendCq.commit(false);
+            }
+        }
+        w.reset();
+        sqHead++;
+        if (sqNext < sqHead) {
+            sqNext = sqHead;
+        }
+    }
+
+    /** Pops the oldest receive WQE; a receive completion is always generated. */
+    void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited) {
+        WorkCompletion wc = recvCq.claim();
+        if (wc == null) {
+            count(QpCounter.CQ_OVERFLOWS);
+        } else {
+            wc.wrId = w.wrId;
+            wc.status = status;
+            wc.opcode = WcOpcode.RECV;
+            wc.qpNum = qpn;
+            if (status == WcStatus.SUCCESS) {
+                wc.byteLen = (int) byteLen;
+                // RoCE receives always carry a GRH (the IP header); rxe sets the flag on every one.
+                wc.wcFlags = WcFlags.GRH | (withImm ? WcFlags.WITH_IMM : 0);
+                wc.immData = immData;
+                wc.srcQp = destQpn;
+            }
+            recvCq.commit(solicited);
+        }
+        w.reset();
+        rqHead++;
+    }
+
+    /** Outstanding send WRs (posted, not completed). */
+    public int sendQueueDepth() {
+        return (int) (sqTail - sqHead);
+    }
+
+    /** Posted receive WRs not yet completed. */
+    public int recvQueueDepth() {
+        return (int) (rqTail - rqHead);
+    }
+}

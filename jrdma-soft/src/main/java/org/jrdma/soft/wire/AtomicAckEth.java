@@ -1,0 +1,47 @@
+package org.jrdma.soft.wire;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Flyweight over the 8-byte Atomic Acknowledge Extended Transport Header (ROCEV2-FACTS §1.5):
+ * the value the target held before the atomic, following the AETH of an ATOMIC_ACKNOWLEDGE.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ *  |             Original Remote Data (bits 63..32)                |  0
+ *  |             Original Remote Data (bits 31..0)                 |  4
+ *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+ * </pre>
+ */
+public final class AtomicAckEth {
+    public static final int LENGTH = 8;
+    public static final int ORIGINAL_OFFSET = 0;
+
+    private ByteBuffer buffer;
+    private int offset;
+
+    public AtomicAckEth wrap(ByteBuffer buffer, int offset) {
+        this.buffer = Flyweights.requireBigEndian(buffer);
+        this.offset = offset;
+        return this;
+    }
+
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    public int offset() {
+        return offset;
+    }
+
+    public long originalValue() {
+        return buffer.getLong(offset + ORIGINAL_OFFSET);
+    }
+
+    public AtomicAckEth originalValue(long value) {
+        buffer.putLong(offset + ORIGINAL_OFFSET, value);
+        return this;
+    }
+}
