@@ -1,0 +1,65 @@
+package org.jrdma.bootstrap;
+
+import org.jrdma.verbs.Gid;
+
+/**
+ * What one side of an RC connection tells the other (rc_pingpong's {@code struct pingpong_dest}):
+ * its LID, QP number, initial PSN and GID. Every field is checked on construction (OOB-08), so a
+ * {@code ConnInfo} that exists is safe to hand to {@code modify_qp}.
+ *
+ * @param lid  16-bit LID; 0 on RoCE
+ * @param qpn  24-bit QP number, 2..0xFFFFFE: QP0 (SMI) and QP1 (GSI) are special and 0xFFFFFF is
+ *             the multicast QPN, none of which an RC peer can be
+ * @param psn  24-bit initial PSN; never masked (rxe masks silently, OOB-08 wants it refused)
+ * @param gid  the GID; all-zero is allowed (rc_pingpong sends it when {@code -g} is not given, for
+ *             IB without a GRH), multicast ff00::/8 is not a unicast peer
+ */
+public record ConnInfo(int lid, int qpn, int psn, Gid gid) {
+    public static final int MAX_LID = 0xFFFF;
+    public static final int MIN_QPN = 2;
+    public static final int MULTICAST_QPN = 0xFFFFFF;
+    public static final int MAX_PSN = 0xFFFFFF;
+
+    public ConnInfo {
+        if (lid < 0 || lid > MAX_LID) {
+            throw new InvalidFieldException("lid", hex(lid) + " is not a 16-bit LID (0..0xffff)");
+        }
+        checkQpn(qpn);
+        if (psn < 0 || psn > MAX_PSN) {
+            throw new InvalidFieldException("psn", hex(psn) + " is not a 24-bit PSN (0..0xffffff)");
+        }
+        if (gid == null) {
+            throw new InvalidFieldException("gid", "missing");
+        }
+        if (gid.isMulticast()) {
+            throw new InvalidFieldException("gid", gid + " is multicast (ff00::/8), not a unicast peer");
+        }
+    }
+
+    private static void checkQpn(int qpn) {
+        String problem = switch (qpn) {
+            case 0 -> "0x000000 is QP0, reserved for the SMI";
+            case 1 -> "0x000001 is QP1, reserved for the GSI (CM MADs)";
+            case MULTICAST_QPN -> "0xffffff is the multicast QPN";
+            default -> qpn < 0 || qpn > MULTICAST_QPN ? hex(qpn) + " is not a 24-bit QPN" : null;
+        };
+        if (problem != null) {
+            throw new InvalidFieldException("qpn", problem);
+        }
+    }
+
+    /** Unsigned hex, so a u32 read from the wire prints as the peer sent it. */
+    private static String hex(int value) {
+        return "0x" + Integer.toHexString(value);
+    }
+
+    /**
+     * rc_pingpong's address line without its "local address:" prefix:
+     * {@code LID 0x0000, QPN 0x000012, PSN 0xe3de62, GID ::ffff:10.77.0.3}. PSNs are printed as
+     * rc_pingpong prints them; a ConnInfo holds no rkey, so nothing secret can leak here.
+     */
+    @Override
+    public String toString() {
+        return String.format("LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s", lid, qpn, psn, gid);
+    }
+}

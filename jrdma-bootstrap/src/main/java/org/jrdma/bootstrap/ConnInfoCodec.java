@@ -1,0 +1,42 @@
+package org.jrdma.bootstrap;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A fixed-size wire form of {@link ConnInfo}. Fixed size is what lets an exchange read exactly
+ * {@link #size()} bytes into a buffer it allocated before the peer said anything, so nothing
+ * depends on peer input (OOB-02).
+ */
+public interface ConnInfoCodec {
+    /** A short name for messages, e.g. {@code rc_pingpong text}. */
+    String name();
+
+    /** The exact size of one message in bytes. */
+    int size();
+
+    /** Writes exactly {@link #size()} bytes at {@code dst}'s position and advances it. */
+    void encode(ConnInfo info, ByteBuffer dst);
+
+    default byte[] encode(ConnInfo info) {
+        byte[] out = new byte[size()];
+        encode(info, ByteBuffer.wrap(out));
+        return out;
+    }
+
+    /**
+     * Parses and validates exactly {@link #size()} bytes.
+     *
+     * @throws MalformedMessageException naming the field that is wrong
+     */
+    ConnInfo decode(byte[] message);
+
+    /**
+     * Refuses a message as soon as its first {@code length} bytes can no longer be valid, so a
+     * foreign protocol (an HTTP request, a TLS ClientHello) is rejected when it arrives rather
+     * than at the read deadline (OOB-06). The default accepts every prefix.
+     *
+     * @throws MalformedMessageException naming the field that is wrong
+     */
+    default void checkPrefix(byte[] partial, int length) {
+    }
+}

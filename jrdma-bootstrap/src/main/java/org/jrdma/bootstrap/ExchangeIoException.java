@@ -1,0 +1,10 @@
+package org.jrdma.bootstrap;
+
+import java.io.IOException;
+
+/** The channel itself failed: connection refused or reset, bind failed, a file could not be written. */
+public class ExchangeIoException extends BootstrapException {
+    public ExchangeIoException(String message, IOException cause) {
+        super(message + ": " + cause.getMessage(), cause);
+    }
+}

@@ -1,0 +1,70 @@
+package org.jrdma.bootstrap;
+
+import java.security.SecureRandom;
+import org.jrdma.verbs.AhAttr;
+import org.jrdma.verbs.Gid;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpAttr;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QueuePair;
+
+/**
+ * The whole of an RDMA program's set-up in one call — the seed's flow: create an RC QP, swap
+ * {@link ConnInfo} with the peer over an out-of-band {@link Exchange} (which closes its
+ * channel before returning), then walk the QP RESET → INIT → RTR → RTS with the peer's info.
+ * From then on data moves by RDMA alone.
+ *
+ * <pre>{@code
+ * try (Context ctx = Verbs.device(null).open()) {
+ *     ProtectionDomain pd = ctx.allocPd();
+ *     CompletionQueue cq = ctx.createCq(128, null);
+ *     RcConnection c = RcConnector.connect(pd, new TcpClientExchange("server", 18515), RcOptions.defaults(cq));
+ *     c.qp().postSend(...);   // RDMA from here on
+ * }
+ * }</pre>
+ *
+ * The initial PSN comes from {@link java.security.SecureRandom}, never from pid × time as
+ * rc_pingpong's does (RELIABILITY-SECURITY SEC-05).
+ */
+public final class RcConnector {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private RcConnector() {
+    }
+
+    public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions options) {
+        return connect(pd, exchange, options, ConnectListener.NONE);
+    }
+
+    public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
+        QueuePair qp = pd.createQp(new QpInitAttr().qpType(QpType.RC).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
+        try {
+            Gid gid = pd.context().queryGid(o.port(), o.gidIndex());
+            ConnInfo local = new ConnInfo(0, qp.qpNum(), RANDOM.nextInt() & 0xFFFFFF, gid);
+            listener.onLocalInfo(local, System.nanoTime());
+            ConnInfo remote = exchange.exchange(local, listener);
+            listener.onRemoteInfo(remote, System.nanoTime());
+
+            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(o.port()).accessFlags(o.accessFlags()));
+            listener.onQpState(QpState.INIT, System.nanoTime());
+            o.onInit().accept(qp);
+
+            AhAttr ah = AhAttr.roce(remote.gid(), o.gidIndex(), o.port());
+            ah.dlid = remote.lid();
+            ah.hopLimit = o.hopLimit();
+            qp.modify(new QpAttr().state(QpState.RTR).pathMtu(o.mtu()).destQpNum(remote.qpn()).rqPsn(remote.psn())
+                    .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).ahAttr(ah));
+            listener.onQpState(QpState.RTR, System.nanoTime());
+
+            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()).timeout(o.timeout()).retryCnt(o.retryCnt())
+                    .rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic()));
+            listener.onQpState(QpState.RTS, System.nanoTime());
+            return new RcConnection(qp, local, remote);
+        } catch (RuntimeException e) {
+            qp.close(); // OOB-14: a failed set-up leaves no QP behind
+            throw e;
+        }
+    }
+}

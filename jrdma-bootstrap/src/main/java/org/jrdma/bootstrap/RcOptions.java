@@ -1,0 +1,84 @@
+package org.jrdma.bootstrap;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.CompletionQueue;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QueuePair;
+
+/**
+ * What {@link RcConnector} needs besides the PD and the exchange. Defaults are
+ * rc_pingpong's (ROCEV2-FACTS §5.2): MTU 1024, timeout 14 (67 ms), retry 7, RNR retry 7,
+ * min RNR timer 12 (0.64 ms), one outstanding read each way, port 1, GID index 0.
+ *
+ * @param onInit called with the QP in INIT, before RTR: the place to post receives, as
+ *     rc_pingpong does, so that the peer's first SEND finds one
+ */
+public record RcOptions(
+        CompletionQueue sendCq,
+        CompletionQueue recvCq,
+        QpCap cap,
+        Mtu mtu,
+        int port,
+        int gidIndex,
+        int accessFlags,
+        int timeout,
+        int retryCnt,
+        int rnrRetry,
+        int minRnrTimer,
+        int maxRdAtomic,
+        int maxDestRdAtomic,
+        int hopLimit,
+        Consumer<QueuePair> onInit) {
+
+    public RcOptions {
+        Objects.requireNonNull(sendCq, "sendCq");
+        Objects.requireNonNull(recvCq, "recvCq");
+        Objects.requireNonNull(cap, "cap");
+        Objects.requireNonNull(mtu, "mtu");
+        Objects.requireNonNull(onInit, "onInit");
+    }
+
+    /** rc_pingpong's settings, both queues completing to {@code cq}. */
+    public static RcOptions defaults(CompletionQueue cq) {
+        return new RcOptions(cq, cq, new QpCap(16, 500, 1, 1, 0), Mtu.MTU_1024, 1, 0, AccessFlags.LOCAL_WRITE,
+                14, 7, 7, 12, 1, 1, 64, qp -> { });
+    }
+
+    public RcOptions withCap(QpCap c) {
+        return new RcOptions(sendCq, recvCq, c, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit);
+    }
+
+    public RcOptions withMtu(Mtu m) {
+        return new RcOptions(sendCq, recvCq, cap, m, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit);
+    }
+
+    public RcOptions withGidIndex(int index) {
+        return new RcOptions(sendCq, recvCq, cap, mtu, port, index, accessFlags, timeout, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit);
+    }
+
+    public RcOptions withAccessFlags(int flags) {
+        return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, flags, timeout, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit);
+    }
+
+    public RcOptions withTimeout(int t) {
+        return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, t, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit);
+    }
+
+    public RcOptions withRetry(int retry, int rnr) {
+        return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retry, rnr,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit);
+    }
+
+    public RcOptions onInit(Consumer<QueuePair> hook) {
+        return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, hook);
+    }
+}

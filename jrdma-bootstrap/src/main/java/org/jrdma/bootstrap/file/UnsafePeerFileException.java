@@ -1,0 +1,26 @@
+package org.jrdma.bootstrap.file;
+
+import java.nio.file.Path;
+import org.jrdma.bootstrap.BootstrapException;
+
+/**
+ * The peer's file is not something we read connection info from: a symlink (OOB-12, O_NOFOLLOW),
+ * not a regular file, or readable/writable by group or others (it holds capabilities).
+ */
+public class UnsafePeerFileException extends BootstrapException {
+    private final Path path;
+
+    public UnsafePeerFileException(Path path, String problem) {
+        super("refusing peer file " + path + ": " + problem);
+        this.path = path;
+    }
+
+    public UnsafePeerFileException(Path path, String problem, Throwable cause) {
+        super("refusing peer file " + path + ": " + problem, cause);
+        this.path = path;
+    }
+
+    public Path path() {
+        return path;
+    }
+}

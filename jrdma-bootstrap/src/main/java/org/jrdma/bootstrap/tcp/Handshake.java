@@ -1,0 +1,55 @@
+package org.jrdma.bootstrap.tcp;
+
+import java.util.Arrays;
+import org.jrdma.bootstrap.ConnInfo;
+import org.jrdma.bootstrap.ConnInfoCodec;
+import org.jrdma.bootstrap.Excerpt;
+import org.jrdma.bootstrap.ExchangeEvent.Phase;
+import org.jrdma.bootstrap.ExchangeListener;
+import org.jrdma.bootstrap.MalformedMessageException;
+
+/**
+ * The conversation on a connected socket, the same on both sides: write our message, read the
+ * peer's, then rc_pingpong's "done". Writing first on both sides works with a peer that sends
+ * first (rc_pingpong's client) and with one that reads first (its server), because one
+ * 52-byte message always fits the socket buffers (DESIGN "Bootstrap is strict").
+ */
+final class Handshake {
+    /** rc_pingpong's client sends {@code "done"} with its NUL: 5 bytes (ROCEV2-FACTS §5.1 step 4). */
+    static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
+
+    enum Role { CLIENT, SERVER }
+
+    private Handshake() {
+    }
+
+    static ConnInfo run(MessageChannel channel, Role role, ConnInfo local, TcpOptions options, ExchangeListener listener) {
+        ConnInfoCodec codec = options.codec();
+        String what = "peer's " + codec.name() + " message";
+        // Both buffers are sized by the codec before the peer says anything (OOB-02).
+        byte[] mine = codec.encode(local);
+        byte[] theirs = new byte[codec.size()];
+
+        channel.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
+        listener.emit(Phase.SENT, mine.length + " bytes");
+        channel.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
+        ConnInfo peer = codec.decode(theirs);
+
+        if (options.doneTerminator()) {
+            if (role == Role.CLIENT) {
+                channel.writeAll(DONE, options.ioTimeout(), "\"done\"");
+            } else {
+                byte[] done = new byte[DONE.length];
+                channel.readExactly(done, options.ioTimeout(), "peer's \"done\"", Handshake::checkDone);
+            }
+        }
+        listener.emit(Phase.RECEIVED, theirs.length + " bytes");
+        return peer;
+    }
+
+    private static void checkDone(byte[] partial, int length) {
+        if (!Arrays.equals(partial, 0, length, DONE, 0, length)) {
+            throw new MalformedMessageException("terminator", "expected \"done\\x00\", got " + Excerpt.of(partial, 0, length));
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package org.jrdma.bootstrap.tcp;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeStep;
+import org.jrdma.bootstrap.ExchangeTimeoutException;
+import org.jrdma.bootstrap.PeerClosedException;
+
+/**
+ * One non-blocking TCP connection with a selector, so that connect, write and read each wait
+ * against an absolute deadline (a blocking {@code Socket} has no write timeout, and SO_TIMEOUT
+ * restarts on every byte, which is exactly what a slowloris peer exploits, OOB-04).
+ */
+final class MessageChannel implements AutoCloseable {
+    /** Checks the bytes received so far; throws to refuse them early (OOB-06). */
+    @FunctionalInterface
+    interface PrefixCheck {
+        void check(byte[] partial, int length);
+    }
+
+    private final SocketChannel channel;
+    private final Selector selector;
+    private final SelectionKey key;
+
+    private MessageChannel(SocketChannel channel, Selector selector) throws IOException {
+        this.channel = channel;
+        this.selector = selector;
+        channel.configureBlocking(false);
+        // rc_pingpong and perftest read each message with one read() and no loop, so every
+        // message must leave in one segment: one write and no Nagle delay (ROCEV2-FACTS §8.7).
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        this.key = channel.register(selector, 0);
+    }
+
+    /** Takes ownership of {@code channel}: it is closed if this fails. */
+    static MessageChannel of(SocketChannel channel) {
+        Selector selector = null;
+        try {
+            selector = Selector.open();
+            return new MessageChannel(channel, selector);
+        } catch (IOException e) {
+            closeQuietly(selector);
+            closeQuietly(channel);
+            throw new ExchangeIoException("set up the TCP channel", e);
+        }
+    }
+
+    /** Connects before {@code deadlineNanos}; IOException means "try the next address". */
+    void connect(InetSocketAddress address, long deadlineNanos, Duration timeout) throws IOException {
+        if (channel.connect(address)) {
+            return;
+        }
+        while (true) {
+            await(SelectionKey.OP_CONNECT, deadlineNanos, ExchangeStep.CONNECT, timeout, "to " + address);
+            if (channel.finishConnect()) {
+                return;
+            }
+        }
+    }
+
+    /** Writes all of {@code bytes}; the first write() carries the whole message. */
+    void writeAll(byte[] bytes, Duration timeout, String what) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ByteBuffer out = ByteBuffer.wrap(bytes);
+        try {
+            while (out.hasRemaining()) {
+                if (channel.write(out) == 0) {
+                    await(SelectionKey.OP_WRITE, deadline, ExchangeStep.WRITE, timeout,
+                            "after " + out.position() + " of " + bytes.length + " bytes of " + what);
+                }
+            }
+        } catch (IOException e) {
+            throw new ExchangeIoException("write " + what, e);
+        }
+    }
+
+    /**
+     * Fills {@code into} exactly, looping over short reads, under one absolute deadline for the
+     * whole message; never reads past it, so what the peer sends next stays in the socket.
+     */
+    void readExactly(byte[] into, Duration timeout, String what, PrefixCheck check) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ByteBuffer in = ByteBuffer.wrap(into);
+        try {
+            while (in.hasRemaining()) {
+                int n = channel.read(in);
+                if (n < 0) {
+                    throw new PeerClosedException("read " + what, in.position(), into.length);
+                } else if (n > 0) {
+                    check.check(into, in.position());
+                } else {
+                    await(SelectionKey.OP_READ, deadline, ExchangeStep.READ, timeout,
+                            "after " + in.position() + " of " + into.length + " bytes of " + what);
+                }
+            }
+        } catch (IOException e) {
+            throw new ExchangeIoException("read " + what, e);
+        }
+    }
+
+    String peerAddress() {
+        try {
+            return String.valueOf(channel.getRemoteAddress());
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    private void await(int ops, long deadlineNanos, ExchangeStep step, Duration timeout, String detail) throws IOException {
+        key.interestOps(ops);
+        while (true) {
+            long remaining = deadlineNanos - System.nanoTime();
+            if (remaining <= 0) {
+                throw new ExchangeTimeoutException(step, timeout, detail);
+            }
+            selector.selectedKeys().clear();
+            // Round up: select(0) would mean "forever".
+            selector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
+            failIfInterrupted(step);
+            if (selector.selectedKeys().contains(key)) {
+                key.interestOps(0);
+                return;
+            }
+        }
+    }
+
+    /** An interrupt wakes select() at once; without this check the loop would spin to the deadline. */
+    static void failIfInterrupted(ExchangeStep step) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new ExchangeIoException(step.label(), new InterruptedIOException("interrupted"));
+        }
+    }
+
+    /** Closing the selector first deregisters the key, so the channel's close releases the socket at once. */
+    @Override
+    public void close() {
+        closeQuietly(selector);
+        closeQuietly(channel);
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // Closing is best effort: the exchange already has its result or its error.
+        }
+    }
+}

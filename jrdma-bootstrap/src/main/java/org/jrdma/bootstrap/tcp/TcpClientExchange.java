@@ -1,0 +1,76 @@
+package org.jrdma.bootstrap.tcp;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+import org.jrdma.bootstrap.ConnInfo;
+import org.jrdma.bootstrap.ExchangeEvent.Phase;
+import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeListener;
+
+/**
+ * The active side: tries each resolved address in turn, as rc_pingpong's client walks the
+ * getaddrinfo list, under one connect deadline for all of them together.
+ */
+public final class TcpClientExchange implements TcpExchange {
+    private final String host;
+    private final int port;
+    private final TcpOptions options;
+
+    TcpClientExchange(String host, int port, TcpOptions options) {
+        this.host = Objects.requireNonNull(host, "host");
+        if (port < 1 || port > 0xFFFF) {
+            throw new IllegalArgumentException("port must be 1..65535, not " + port);
+        }
+        this.port = port;
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public ConnInfo exchange(ConnInfo local, ExchangeListener events) {
+        Objects.requireNonNull(local, "local");
+        MessageChannel channel = null;
+        try {
+            channel = connect();
+            events.emit(Phase.CONNECTED, channel.peerAddress());
+            return Handshake.run(channel, Handshake.Role.CLIENT, local, options, events);
+        } finally {
+            MessageChannel.closeQuietly(channel);
+            events.emit(Phase.CLOSED, "");
+        }
+    }
+
+    private MessageChannel connect() {
+        InetAddress[] addresses;
+        try {
+            // Name resolution has no deadline of its own in the JDK; a literal address never waits.
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new ExchangeIoException("resolve " + host, e);
+        }
+        long deadline = System.nanoTime() + options.ioTimeout().toNanos();
+        IOException failure = null;
+        for (InetAddress address : addresses) {
+            MessageChannel channel = null;
+            try {
+                channel = MessageChannel.of(SocketChannel.open());
+                channel.connect(new InetSocketAddress(address, port), deadline, options.ioTimeout());
+                return channel;
+            } catch (IOException e) {
+                MessageChannel.closeQuietly(channel);
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            } catch (RuntimeException e) {
+                MessageChannel.closeQuietly(channel);
+                throw e;
+            }
+        }
+        throw new ExchangeIoException("connect to " + host + ":" + port, failure);
+    }
+}

@@ -1,0 +1,29 @@
+package org.jrdma.bootstrap.tcp;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import org.jrdma.bootstrap.Exchange;
+
+/**
+ * The default out-of-band channel: TCP, rc_pingpong style (ROCEV2-FACTS §5.1). The server
+ * accepts exactly one peer; the client connects to it. Each side writes its message, reads the
+ * peer's, and closes every socket before {@link #exchange} returns.
+ */
+public sealed interface TcpExchange extends Exchange permits TcpServerExchange, TcpClientExchange {
+    /** rc_pingpong's and perftest's default port. */
+    int DEFAULT_PORT = 18515;
+
+    /** A server on every local address. Port 0 picks an ephemeral port: call {@link TcpServerExchange#bind()} to learn it. */
+    static TcpServerExchange server(int port, TcpOptions options) {
+        return new TcpServerExchange(new InetSocketAddress(port), options);
+    }
+
+    /** A server on one local address. */
+    static TcpServerExchange server(InetAddress bindAddress, int port, TcpOptions options) {
+        return new TcpServerExchange(new InetSocketAddress(bindAddress, port), options);
+    }
+
+    static TcpClientExchange client(String host, int port, TcpOptions options) {
+        return new TcpClientExchange(host, port, options);
+    }
+}

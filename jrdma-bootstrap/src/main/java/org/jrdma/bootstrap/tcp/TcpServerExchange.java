@@ -1,0 +1,123 @@
+package org.jrdma.bootstrap.tcp;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+import org.jrdma.bootstrap.ConnInfo;
+import org.jrdma.bootstrap.ExchangeEvent.Phase;
+import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeListener;
+import org.jrdma.bootstrap.ExchangeStep;
+import org.jrdma.bootstrap.ExchangeTimeoutException;
+
+/**
+ * The passive side: binds (SO_REUSEADDR, backlog 1), accepts exactly one peer and closes the
+ * listening socket right away, as rc_pingpong's server does; a second connection attempt is
+ * refused, so nothing is allocated per extra caller (OOB-05). Single use.
+ */
+public final class TcpServerExchange implements TcpExchange, AutoCloseable {
+    private final InetSocketAddress bindAddress;
+    private final TcpOptions options;
+    private ServerSocketChannel listener;
+    private int boundPort = -1;
+    private boolean used;
+
+    TcpServerExchange(InetSocketAddress bindAddress, TcpOptions options) {
+        this.bindAddress = Objects.requireNonNull(bindAddress, "bindAddress");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /**
+     * Binds and listens now, so the port is known (and a client may connect) before
+     * {@link #exchange} is called. Idempotent; {@link #exchange} binds if this was not called.
+     */
+    public synchronized TcpServerExchange bind() {
+        if (used) {
+            throw new IllegalStateException("this server exchange was already used");
+        }
+        if (listener != null) {
+            return this;
+        }
+        ServerSocketChannel channel = null;
+        try {
+            channel = ServerSocketChannel.open();
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(bindAddress, 1); // rc_pingpong: listen(fd, 1)
+            channel.configureBlocking(false);
+            listener = channel;
+            boundPort = channel.socket().getLocalPort();
+            return this;
+        } catch (IOException e) {
+            MessageChannel.closeQuietly(channel);
+            throw new ExchangeIoException("bind " + bindAddress, e);
+        }
+    }
+
+    /** The bound port (the ephemeral one when constructed with port 0); binds first if needed. Still known after the exchange. */
+    public synchronized int localPort() {
+        if (boundPort < 0) {
+            bind();
+        }
+        return boundPort;
+    }
+
+    @Override
+    public ConnInfo exchange(ConnInfo local, ExchangeListener events) {
+        Objects.requireNonNull(local, "local");
+        ServerSocketChannel server = null;
+        MessageChannel channel = null;
+        try {
+            synchronized (this) {
+                bind();
+                used = true;
+                server = listener;
+                listener = null;
+            }
+            events.emit(Phase.LISTENING, String.valueOf(server.socket().getLocalSocketAddress()));
+            channel = MessageChannel.of(acceptOne(server));
+            MessageChannel.closeQuietly(server);
+            events.emit(Phase.CONNECTED, channel.peerAddress());
+            return Handshake.run(channel, Handshake.Role.SERVER, local, options, events);
+        } finally {
+            MessageChannel.closeQuietly(server);
+            MessageChannel.closeQuietly(channel);
+            events.emit(Phase.CLOSED, "");
+        }
+    }
+
+    private SocketChannel acceptOne(ServerSocketChannel server) {
+        long deadline = System.nanoTime() + options.acceptTimeout().toNanos();
+        try (Selector selector = Selector.open()) {
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            while (true) {
+                SocketChannel peer = server.accept();
+                if (peer != null) {
+                    return peer;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new ExchangeTimeoutException(ExchangeStep.ACCEPT, options.acceptTimeout(),
+                            "waiting for a peer on " + server.socket().getLocalSocketAddress());
+                }
+                selector.selectedKeys().clear();
+                selector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
+                MessageChannel.failIfInterrupted(ExchangeStep.ACCEPT);
+            }
+        } catch (IOException e) {
+            throw new ExchangeIoException("accept on " + bindAddress, e);
+        }
+    }
+
+    /** Releases the listening socket if {@link #exchange} never ran. */
+    @Override
+    public synchronized void close() {
+        used = true;
+        MessageChannel.closeQuietly(listener);
+        listener = null;
+    }
+}
