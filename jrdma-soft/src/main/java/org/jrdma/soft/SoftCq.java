@@ -86,8 +86,21 @@ public final class SoftCq implements CompletionQueue {
         }
     }
 
+    /**
+     * ibv_poll_cq. When the CQ is empty the caller's thread runs one bounded engine pass and
+     * looks again, so a busy-polling application moves its own packets (no cross-core wake-up).
+     */
     @Override
     public int poll(WorkCompletion[] wc, int max) {
+        int n = take(wc, max);
+        if (n == 0) {
+            context.hca().progressFromApp();
+            n = take(wc, max);
+        }
+        return n;
+    }
+
+    private int take(WorkCompletion[] wc, int max) {
         lock.lock();
         try {
             int n = 0;

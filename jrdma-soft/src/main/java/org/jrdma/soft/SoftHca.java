@@ -74,9 +74,12 @@ public final class SoftHca {
     private final IntMap<SoftQp> qpsByNumber = new IntMap<>();
     private volatile SoftQp[] qps = new SoftQp[0];
     private final Engine engine;
+    private volatile long firstTxNanos;
     private volatile boolean running = true;
     private volatile boolean pendingWork;
     private volatile boolean sleeping;
+    private volatile long lastAppProgressNanos = System.nanoTime() - (1L << 40);
+    private final java.util.concurrent.locks.ReentrantLock engineLock = new java.util.concurrent.locks.ReentrantLock();
     private Thread thread;
 
     private SoftHca(SoftDeviceSpec spec, Options options, Datagrams datagrams) {
@@ -187,6 +190,17 @@ public final class SoftHca {
         return m;
     }
 
+    /** Clock time of the first RDMA packet this device sent, or 0 before any. */
+    public long firstTxNanos() {
+        return firstTxNanos;
+    }
+
+    void noteTx() {
+        if (firstTxNanos == 0) {
+            firstTxNanos = options.clock().nanoTime();
+        }
+    }
+
     long count(QpCounter c) {
         return counters.get(c);
     }
@@ -262,14 +276,38 @@ public final class SoftHca {
 
     // ------------------------------------------------------------------ the engine
 
-    /** Runs one bounded pass: receive, timers, send. Returns the work done (0 = idle). */
+    /**
+     * Runs one bounded pass — receive, timers, send — unless another thread is running one.
+     * Returns the work done (0 = idle or busy elsewhere). Any thread may call it: the engine
+     * thread, a poller whose CQ is empty, a poster with something to send (like UCX's
+     * worker progress). The engine state is touched by one thread at a time.
+     */
     public int doWork() {
-        pendingWork = false;
+        if (!engineLock.tryLock()) {
+            return 0;
+        }
         try {
+            pendingWork = false;
             return engine.doWork();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            engineLock.unlock();
         }
+    }
+
+    /**
+     * Progress driven by an application thread (an empty poll, a post): do the work now on
+     * this thread, and let the engine thread stand aside while the application is this busy,
+     * so that on a small machine the two do not compete for the same cores.
+     */
+    void progressFromApp() {
+        lastAppProgressNanos = System.nanoTime();
+        doWork();
+    }
+
+    private boolean appIsPolling() {
+        return System.nanoTime() - lastAppProgressNanos < APP_ACTIVE_NANOS;
     }
 
     /** Tells the engine that there is something to send (called after post_send / modify). */
@@ -283,6 +321,12 @@ public final class SoftHca {
     private void run() {
         int idle = 0;
         while (running) {
+            if (appIsPolling()) {
+                // The application's own polls drive the engine; stay off the cores meanwhile.
+                java.util.concurrent.locks.LockSupport.parkNanos(APP_ACTIVE_NANOS);
+                idle = 0;
+                continue;
+            }
             int work;
             try {
                 work = doWork();
@@ -310,6 +354,8 @@ public final class SoftHca {
     private static final int SPIN_PASSES = 20_000;
     private static final int YIELD_PASSES = 200;
     private static final long MAX_PARK_NANOS = 50_000_000L;
+    /** An application that progressed this recently is considered to be polling. */
+    private static final long APP_ACTIVE_NANOS = 500_000L;
 
     /**
      * Blocks until a datagram arrives, a post wakes us, or the next timer is due. The

@@ -71,6 +71,7 @@ final class WireOut implements PacketOut {
         icrc.writeIpv4(hca.localIpv4(), qp.peerIpv4(), hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
         tx.limit(length).position(0);
         try {
+            hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
             if (hca.datagrams().send(tx, qp.peer())) {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);

@@ -211,7 +211,7 @@ public final class Icrc {
             ByteBuffer buffer, int offset, int length) {
         int ip = LRH_LENGTH;
         fillLrh();
-        prefix.putInt(ip, 0x45FF0000 | (IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + length));
+        prefix.putInt(ip, 0x45FF0000 | (IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + length) & 0xFFFF);
         prefix.putInt(ip + 4, (ipId & 0xFFFF) << 16 | (ipFlags & 0xFFFF));
         prefix.putInt(ip + 8, 0xFF00FFFF | IP_PROTO_UDP << 16);
         prefix.putInt(ip + 12, srcIp);
@@ -227,7 +227,7 @@ public final class Icrc {
         int ip = LRH_LENGTH;
         fillLrh();
         prefix.putInt(ip, 0x6FFFFFFF);                                   // version 6, TC and flow label masked
-        prefix.putInt(ip + 4, (UDP_HEADER_LENGTH + length) << 16 | IP_PROTO_UDP << 8 | 0xFF);
+        prefix.putInt(ip + 4, (UDP_HEADER_LENGTH + length) << 16 | IP_PROTO_UDP << 8 | 0xFF);  // hop limit masked
         System.arraycopy(srcIp, 0, prefixBytes, ip + 8, 16);
         System.arraycopy(dstIp, 0, prefixBytes, ip + 24, 16);
         udpAndBth(ip + IPV6_HEADER_LENGTH, srcPort, dstPort, buffer, offset, length);

@@ -1,6 +1,8 @@
 package org.jrdma.soft.wire;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Receive-side ICRC check for RoCEv2 over a UDP socket, which cannot see the IPv4 header the
@@ -15,31 +17,46 @@ import java.nio.ByteBuffer;
  * position in the CRC input with k bytes after them, so L(w) = w(x)·x^(32 + 8k) mod P (see
  * {@link Crc32Poly}), and since x is invertible mod P there is exactly one 32-bit w with
  * crc(ID‖flags = w) equal to the received ICRC: w = (received XOR crc0)·x^-(32 + 8k) mod P.
- * The packet is accepted iff that w has flags DF (0x4000) or 0 — any 16-bit ID is fine.
- * This is Gaussian elimination of 32 equations in 32 unknowns, done in closed form: one CRC
- * pass and one polynomial multiplication by x^-(32 + 8k), which is cached per UDP length.
+ * The packet is accepted iff that w has flags DF (0x4000), or 0 if the {@link Ipv4IdPolicy}
+ * allows it; its ID, whatever it is, is then the sender's. This is Gaussian elimination of 32
+ * equations in 32 unknowns done in closed form: one CRC pass plus one polynomial
+ * multiplication by x^-(32 + 8k), which is cached per UDP length.
  *
  * <h2>Trade-off</h2>
- * A correct packet from any sender (any ID, DF or not) is accepted, and the ID it carried is
- * recovered ({@link #lastIpId()}). The price is detection strength: with the ID free, 2^16 of
- * the 2^32 CRC values are acceptable per flags value, so a randomly corrupted packet passes
- * with probability 2 × 2^-16 = 2^-15 instead of 2^-32, and the CRC's guarantee to catch every
- * single-bit error no longer holds everywhere (a flip at a distance d from the ID field passes
- * when x^-d mod P happens to fall in the ID's 16 bits — rare, and fixed for a given position).
- * The Ethernet FCS and, when the sender fills it, the UDP checksum still guard the link; rxe
- * sends UDP checksum 0. When every peer is known to send ID 0 (jrdma to jrdma), construct with
- * {@code acceptAnyIpv4Id = false} to keep the full CRC-32 strength. IPv6 has no ID: always exact.
+ * A correct packet from any sender is accepted and its ID recovered ({@link #lastIpId()}). The
+ * price is detection strength. With the ID free, 2^16 of the 2^32 CRC values are acceptable
+ * per allowed flags value, so a randomly corrupted packet passes with probability 2^-16 under
+ * {@link Ipv4IdPolicy#ANY_ID_DF} and 2^-15 under {@link Ipv4IdPolicy#ANY_ID}, instead of 2^-32.
+ * CRC-32's guarantee to catch every single-bit error is weakened too: a flip of bit e of UDP
+ * payload byte i moves the solved word by e·x^-8(i + 24) mod P whatever the packet's length,
+ * and where that lands in the ID's 16 bits (flags unchanged, or DF toggled) the flip goes
+ * unnoticed. Computed exhaustively (IcrcVerifierTest): under ANY_ID_DF no single-bit flip of a
+ * UDP payload shorter than 26 745 bytes passes; under ANY_ID, bit 3 of byte 173 and bit 6 of
+ * byte 1834 pass (by toggling DF), and so does one ICRC bit of a 176- or 1836-byte payload.
+ * The Ethernet FCS and, when the sender fills it, the UDP checksum still guard the link (rxe
+ * sends UDP checksum 0). When every peer is known to send ID 0 (jrdma to jrdma),
+ * {@link Ipv4IdPolicy#ID_ZERO_ONLY} keeps the full CRC-32. IPv6 has no ID: always exact.
  *
  * <p>Not thread-safe; one per engine thread. No allocation per packet.
  */
 public final class IcrcVerifier {
+    /** Which IPv4 identification and flags a received packet may have been sent with. */
+    public enum Ipv4IdPolicy {
+        /** Only ID 0 with DF, what jrdma sends: full CRC-32 strength, but rxe and NICs fail. */
+        ID_ZERO_ONLY,
+        /** Any ID with DF, as rxe (always DF, §1.1) and the NICs seen so far send. */
+        ANY_ID_DF,
+        /** Any ID, with DF or without flags. */
+        ANY_ID
+    }
+
     /** Which IPv4 ID and flags made the last packet verify. */
     public enum Match {
         /** Did not verify. */
         NONE,
         /** ID 0 with DF, as jrdma sends: no solving needed. */
         ID_ZERO,
-        /** Some other ID (and DF or no flags), found by solving. */
+        /** Some other ID (or no flags), found by solving. */
         SOLVED,
         /** IPv6, where the check is exact. */
         IPV6
@@ -55,7 +72,7 @@ public final class IcrcVerifier {
     private static final int CACHE_SIZE = 256;
 
     private final Icrc icrc = new Icrc();
-    private final boolean acceptAnyIpv4Id;
+    private final Ipv4IdPolicy policy;
     /** Direct-mapped cache: UDP payload length → x^-(32 + 8k) mod P. */
     private final int[] cachedLength = new int[CACHE_SIZE];
     private final int[] cachedInverse = new int[CACHE_SIZE];
@@ -64,15 +81,14 @@ public final class IcrcVerifier {
     private int lastIpId;
     private int lastIpFlags;
 
-    /** Accepts any IPv4 ID, so Linux rxe and NICs verify. */
+    /** {@link Ipv4IdPolicy#ANY_ID}: any ID, DF or no flags, so Linux rxe and NICs verify. */
     public IcrcVerifier() {
-        this(true);
+        this(Ipv4IdPolicy.ANY_ID);
     }
 
-    /** @param acceptAnyIpv4Id false to accept only ID 0 with DF, i.e. only jrdma peers over IPv4 */
-    public IcrcVerifier(boolean acceptAnyIpv4Id) {
-        this.acceptAnyIpv4Id = acceptAnyIpv4Id;
-        java.util.Arrays.fill(cachedLength, -1);
+    public IcrcVerifier(Ipv4IdPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        Arrays.fill(cachedLength, -1);
     }
 
     /**
@@ -91,7 +107,7 @@ public final class IcrcVerifier {
         if (received == expected) {
             return matched(Match.ID_ZERO, 0, Icrc.IPV4_FLAGS_DF);
         }
-        if (!acceptAnyIpv4Id) {
+        if (policy == Ipv4IdPolicy.ID_ZERO_ONLY) {
             return false;
         }
         // w = the bytes (ID hi, ID lo, flags hi, flags lo) XORed onto the ID-0/DF header, read
@@ -99,7 +115,7 @@ public final class IcrcVerifier {
         int w = Crc32Poly.multiplyMod(received ^ expected, inverseShift(length));
         int idFlags = w ^ (Icrc.IPV4_FLAGS_DF >>> 8) << 16;
         int flags = (idFlags >>> 16 & 0xFF) << 8 | idFlags >>> 24;
-        if (flags != Icrc.IPV4_FLAGS_DF && flags != 0) {
+        if (flags != Icrc.IPV4_FLAGS_DF && (flags != 0 || policy != Ipv4IdPolicy.ANY_ID)) {
             return false;
         }
         return matched(Match.SOLVED, (idFlags & 0xFF) << 8 | (idFlags >>> 8 & 0xFF), flags);
@@ -120,6 +136,10 @@ public final class IcrcVerifier {
     /** IPv4 identification the last verified IPv4 packet was sent with. */
     public int lastIpId() {
         return lastIpId;
+    }
+
+    public Ipv4IdPolicy policy() {
+        return policy;
     }
 
     /** IPv4 flags word (0x4000 or 0) the last verified IPv4 packet was sent with. */

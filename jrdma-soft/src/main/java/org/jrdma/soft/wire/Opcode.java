@@ -1,5 +1,7 @@
 package org.jrdma.soft.wire;
 
+import java.util.Arrays;
+
 /**
  * What one BTH opcode means on the wire: one row of the opcode table (ROCEV2-FACTS §1.4, laid
  * out like rxe's {@code rxe_opcode.c}). It says which extension headers follow the BTH and at
@@ -44,7 +46,7 @@ public final class Opcode {
         this.operation = operation;
         this.position = position;
         this.flags = flags;
-        java.util.Arrays.fill(offsets, -1);
+        Arrays.fill(offsets, -1);
         int at = Bth.LENGTH;
         int mask = 0;
         for (ExtHeader header : headers) {

@@ -23,6 +23,8 @@ import static org.jrdma.soft.wire.Position.LAST;
 import static org.jrdma.soft.wire.Position.MIDDLE;
 import static org.jrdma.soft.wire.Position.ONLY;
 
+import java.util.Arrays;
+
 /**
  * All 256 BTH opcodes (ROCEV2-FACTS §1.4, after rxe's {@code rxe_opcode.c}): the RC, UC and UD
  * opcodes the soft provider speaks, CNP as known but unsupported, and an "unknown" row for every
@@ -120,8 +122,8 @@ public final class OpcodeTable {
     }
 
     private static void indexByKind() {
-        java.util.Arrays.fill(BY_KIND, NO_OPCODE);
-        java.util.Arrays.fill(SEND_WITH_INVALIDATE, NO_OPCODE);
+        Arrays.fill(BY_KIND, NO_OPCODE);
+        Arrays.fill(SEND_WITH_INVALIDATE, NO_OPCODE);
         for (Opcode op : TABLE) {
             if (!op.isSupported()) {
                 continue;

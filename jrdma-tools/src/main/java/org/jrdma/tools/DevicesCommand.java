@@ -1,0 +1,28 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jrdma.verbs.Device;
+import org.jrdma.verbs.Verbs;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code jrdma devices}: the device list, as ibv_devices prints it (plus what each is). */
+@Command(name = "devices", description = "List RDMA devices (like ibv_devices).")
+public final class DevicesCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<Device> devices = Verbs.deviceList();
+        out.printf("    %-16s\t%-16s\t%s%n", "device", "node GUID", "provider");
+        out.printf("    %-16s\t%-16s\t%s%n", "------", "----------------", "--------");
+        for (Device d : devices) {
+            out.printf("    %-16s\t%016x\t%s: %s%n", d.name(), d.guid(), d.provider(), d.description());
+        }
+        return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
+    }
+}

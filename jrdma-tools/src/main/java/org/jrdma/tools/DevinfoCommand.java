@@ -1,0 +1,86 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
+import org.jrdma.verbs.DeviceAttr;
+import org.jrdma.verbs.PortAttr;
+import org.jrdma.verbs.Verbs;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jrdma devinfo}: device and port attributes, in ibv_devinfo's layout. */
+@Command(name = "devinfo", description = "Show device and port attributes (like ibv_devinfo).")
+public final class DevinfoCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Only this device (default: all).")
+    String device;
+
+    @Option(names = {"-v", "--verbose"}, description = "Also print the device limits.")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<Device> devices = device == null ? Verbs.deviceList() : List.of(Verbs.device(device));
+        for (Device d : devices) {
+            try (Context ctx = d.open()) {
+                print(out, d, ctx);
+            }
+        }
+        return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
+    }
+
+    private void print(PrintWriter out, Device d, Context ctx) {
+        DeviceAttr a = ctx.queryDevice();
+        out.printf("hca_id:\t%s%n", d.name());
+        out.printf("\ttransport:\t\t\tInfiniBand (0)%n");
+        out.printf("\tprovider:\t\t\t%s (%s)%n", d.provider(), d.description());
+        out.printf("\tfw_ver:\t\t\t\t%s%n", a.fwVer());
+        out.printf("\tnode_guid:\t\t\t%s%n", guid(a.nodeGuid()));
+        out.printf("\tsys_image_guid:\t\t\t%s%n", guid(a.sysImageGuid()));
+        out.printf("\tvendor_id:\t\t\t0x%04x%n", a.vendorId());
+        out.printf("\tvendor_part_id:\t\t\t%d%n", a.vendorPartId());
+        out.printf("\thw_ver:\t\t\t\t0x%X%n", a.hwVer());
+        out.printf("\tphys_port_cnt:\t\t\t%d%n", a.physPortCnt());
+        if (verbose) {
+            out.printf("\tmax_mr_size:\t\t\t0x%x%n", a.maxMrSize());
+            out.printf("\tmax_qp:\t\t\t\t%d%n", a.maxQp());
+            out.printf("\tmax_qp_wr:\t\t\t%d%n", a.maxQpWr());
+            out.printf("\tmax_sge:\t\t\t%d%n", a.maxSge());
+            out.printf("\tmax_cq:\t\t\t\t%d%n", a.maxCq());
+            out.printf("\tmax_cqe:\t\t\t%d%n", a.maxCqe());
+            out.printf("\tmax_mr:\t\t\t\t%d%n", a.maxMr());
+            out.printf("\tmax_pd:\t\t\t\t%d%n", a.maxPd());
+            out.printf("\tmax_qp_rd_atom:\t\t\t%d%n", a.maxQpRdAtom());
+            out.printf("\tmax_qp_init_rd_atom:\t\t%d%n", a.maxQpInitRdAtom());
+            out.printf("\tmax_inline_data:\t\t%d%n", a.maxInlineData());
+            out.printf("\tmax_msg_sz:\t\t\t0x%x%n", a.maxMsgSize());
+            out.printf("\tlocal_ca_ack_delay:\t\t%d%n", a.localCaAckDelay());
+        }
+        for (int port = 1; port <= a.physPortCnt(); port++) {
+            PortAttr p = ctx.queryPort(port);
+            out.printf("\t\tport:\t%d%n", port);
+            out.printf("\t\t\tstate:\t\t\tPORT_%s (%d)%n", p.state(), p.state().value());
+            out.printf("\t\t\tmax_mtu:\t\t%d (%d)%n", p.maxMtu().bytes(), p.maxMtu().value());
+            out.printf("\t\t\tactive_mtu:\t\t%d (%d)%n", p.activeMtu().bytes(), p.activeMtu().value());
+            out.printf("\t\t\tsm_lid:\t\t\t%d%n", p.smLid());
+            out.printf("\t\t\tport_lid:\t\t%d%n", p.lid());
+            out.printf("\t\t\tport_lmc:\t\t0x00%n");
+            out.printf("\t\t\tlink_layer:\t\t%s%n", p.linkLayer());
+            for (int i = 0; i < p.gidTblLen(); i++) {
+                out.printf("\t\t\tGID[%3d]:\t\t%s, RoCE v2%n", i, ctx.queryGid(port, i));
+            }
+        }
+        out.println();
+    }
+
+    private static String guid(long g) {
+        return String.format("%04x:%04x:%04x:%04x", (g >>> 48) & 0xFFFF, (g >>> 32) & 0xFFFF, (g >>> 16) & 0xFFFF, g & 0xFFFF);
+    }
+}

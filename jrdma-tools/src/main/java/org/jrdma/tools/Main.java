@@ -1,0 +1,66 @@
+package org.jrdma.tools;
+
+import java.io.PrintWriter;
+import org.jrdma.tools.demo.DemoCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code jrdma} command. One exit-code policy for every subcommand (as jbang's
+ * BaseCommand does): 0 success, 1 failure (a one-line error naming the cause), 2 usage.
+ */
+@Command(name = "jrdma", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "RDMA for the JVM: verbs, a soft RoCEv2 provider and the bootstrap, in Java 25.",
+        subcommands = {DemoCommand.class, org.jrdma.tools.pingpong.PingpongCommand.class, DevicesCommand.class, DevinfoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the command line with the given output streams; returns the exit code. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            String name = cmd.getCommandSpec().qualifiedName();
+            err.println(name + ": error: " + describe(e));
+            if (Boolean.getBoolean("jrdma.debug")) {
+                e.printStackTrace(err);
+            }
+            return EXIT_FAILURE;
+        });
+        cl.setParameterExceptionHandler((e, a) -> {
+            err.println(e.getCommandLine().getCommandSpec().qualifiedName() + ": " + e.getMessage());
+            err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            return EXIT_USAGE;
+        });
+        return cl.execute(args);
+    }
+
+    private static String describe(Throwable e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Reports the version from the jar manifest when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"jrdma " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}

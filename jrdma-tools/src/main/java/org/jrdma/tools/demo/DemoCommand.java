@@ -1,0 +1,118 @@
+package org.jrdma.tools.demo;
+
+import org.jrdma.tools.rc.EndpointConfig;
+import org.jrdma.tools.rc.RcEndpoint;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jrdma.bootstrap.Mtus;
+import org.jrdma.tools.Main;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.VerbsException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jrdma demo}: the life of an RDMA program, phase by phase, between two endpoints on
+ * this host. Flag names follow rc_pingpong's.
+ */
+@Command(name = "demo", description = {
+        "Run an RDMA program's whole life between two endpoints on this host and print each phase:",
+        "1) out-of-band connect, 2) exchange of LID/QPN/PSN/GID, 3) channel closed,",
+        "4) QP RESET→INIT→RTR→RTS, 5) messages by RDMA SEND/RECV alone, completions polled or by events."})
+public final class DemoCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
+    String device;
+
+    @Option(names = "--bootstrap", paramLabel = "tcp|file|static", defaultValue = "tcp",
+            description = "Out-of-band channel (default: ${DEFAULT-VALUE}).")
+    String bootstrap;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "0",
+            description = "TCP port of the exchange; 0 (default) picks a free one, since both ends are in this process.")
+    int port;
+
+    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "Bytes per message (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "Round trips (default: ${DEFAULT-VALUE}).")
+    int iters;
+
+    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "Path MTU: 256..4096 (default: ${DEFAULT-VALUE}).")
+    int mtu;
+
+    @Option(names = {"-e", "--events"}, description = "Sleep on completion events instead of busy polling.")
+    boolean events;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the phases.")
+    boolean json;
+
+    @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for the exchange and for each completion (default: ${DEFAULT-VALUE}).")
+    long timeoutMs;
+
+    @Override
+    public Integer call() throws Exception {
+        if (size < 0 || size > (8 << 20)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--size must be 0..8388608, not " + size);
+        }
+        if (iters < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--iters must be at least 1, not " + iters);
+        }
+        if (!bootstrap.equals("tcp") && !bootstrap.equals("file") && !bootstrap.equals("static")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--bootstrap must be tcp, file or static, not " + bootstrap);
+        }
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0..65535, not " + port);
+        }
+        EndpointConfig config = new EndpointConfig(device, bootstrap, port, size, iters, events, Mtus.of(mtu), Duration.ofMillis(timeoutMs));
+        PrintWriter out = spec.commandLine().getOut();
+        if (!json) {
+            out.printf("jrdma demo: %d × %d B by RDMA SEND/RECV, path MTU %d, %s bootstrap%n", iters, size, mtu, bootstrap);
+        }
+        DemoResult r = new Demo(config, p -> {
+            if (!json) {
+                printPhase(out, p);
+            }
+        }).run();
+        if (json) {
+            out.println(DemoJson.of(r));
+        } else {
+            printData(out, r);
+        }
+        if (!r.channelClosedBeforeFirstPacket() && r.firstRdmaPacketNanos() != 0) {
+            throw new VerbsException(Errno.EPROTO, "an RDMA packet left before the out-of-band channel was closed");
+        }
+        return Main.EXIT_OK;
+    }
+
+    private static void printPhase(PrintWriter out, Phase p) {
+        String head = p.number() == 5 ? "" : "   " + p.detail().lines().findFirst().orElse("");
+        out.printf(Locale.ROOT, "[%d] %-34s %9.3f ms%s%n", p.number(), p.name(), p.nanos() / 1e6,
+                p.number() == 2 || p.number() == 4 ? "" : head);
+        if (p.number() == 2 || p.number() == 4) {
+            p.detail().lines().forEach(l -> out.println("      " + l));
+        }
+        out.flush();
+    }
+
+    private void printData(PrintWriter out, DemoResult r) {
+        DataResult d = r.data();
+        out.printf(Locale.ROOT, "      %d bytes in %.2f seconds = %.2f Mbit/sec%n", d.bytes(), d.seconds(), d.mbitPerSecond());
+        out.printf(Locale.ROOT, "      %d iters in %.2f seconds = %.2f usec/iter%n", d.iters(), d.seconds(), d.microsPerIter());
+        out.printf(Locale.ROOT, "      throughput %.1f MiB/s; one-way latency p50 %.1f µs, p99 %.1f µs, avg %.1f µs (half the round trip)%n",
+                d.mibPerSecond(), d.p50Micros(), d.p99Micros(), d.avgMicros());
+        out.printf("      %d messages verified byte for byte; %s closed before the first RDMA packet: %s%n", d.verifiedMessages(),
+                bootstrap.equals("tcp") ? "TCP sockets" : "exchange channel", r.channelClosedBeforeFirstPacket() ? "yes" : "NO");
+        if (!r.counters().isEmpty()) {
+            long drops = r.counters().entrySet().stream().filter(e -> e.getKey().startsWith("drop_")).mapToLong(e -> e.getValue()).sum();
+            out.printf("      device %s: packets sent %d, received %d, retransmitted %d, dropped %d%n", r.device(),
+                    r.counters().getOrDefault("sent_packets", 0L), r.counters().getOrDefault("rcvd_packets", 0L),
+                    r.counters().getOrDefault("retransmitted_packets", 0L), drops);
+        }
+    }
+}

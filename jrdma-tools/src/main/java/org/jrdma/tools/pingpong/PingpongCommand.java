@@ -1,0 +1,97 @@
+package org.jrdma.tools.pingpong;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.jrdma.bootstrap.Exchange;
+import org.jrdma.bootstrap.Mtus;
+import org.jrdma.bootstrap.tcp.TcpExchange;
+import org.jrdma.bootstrap.tcp.TcpOptions;
+import org.jrdma.tools.Main;
+import org.jrdma.tools.rc.EndpointConfig;
+import org.jrdma.tools.rc.RcEndpoint;
+import org.jrdma.verbs.Device;
+import org.jrdma.verbs.Verbs;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jrdma pingpong [host]}: ibv_rc_pingpong between two processes. Without a host it is
+ * the server and waits for one client on TCP {@code -p}; with a host it is the client. The TCP
+ * exchange carries rc_pingpong's 52-byte messages and "done", then the socket is closed and
+ * every byte moves by RDMA SEND/RECV. Every message is verified (rc_pingpong's -c, always on).
+ */
+@Command(name = "pingpong", description = {
+        "RC ping-pong between two processes, like ibv_rc_pingpong.",
+        "Server: jrdma pingpong      Client: jrdma pingpong <server-host>"})
+public final class PingpongCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "HOST", description = "The server to connect to (omit to be the server).")
+    String host;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first).")
+    String device;
+
+    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "Bytes per message (default: ${DEFAULT-VALUE}).")
+    int size;
+
+    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "Path MTU (default: ${DEFAULT-VALUE}).")
+    int mtu;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "Round trips (default: ${DEFAULT-VALUE}).")
+    int iters;
+
+    @Option(names = {"-e", "--events"}, description = "Sleep on completion events instead of busy polling.")
+    boolean events;
+
+    @Option(names = {"-g", "--gid-idx"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}; RoCE needs a GRH).")
+    int gidIndex;
+
+    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion.")
+    long timeoutMs;
+
+    @Override
+    public Integer call() {
+        if (gidIndex != 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--gid-idx: soft devices have one GID, index 0");
+        }
+        EndpointConfig config = new EndpointConfig(device, "tcp", port, size, iters, events, Mtus.of(mtu), Duration.ofMillis(timeoutMs));
+        PrintWriter out = spec.commandLine().getOut();
+        Device dev = Verbs.device(device);
+        boolean server = host == null;
+        TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout());
+        Exchange exchange = server ? TcpExchange.server(port, options) : TcpExchange.client(host, port, options);
+        try (RcEndpoint side = new RcEndpoint(dev, server ? "server" : "client",
+                server ? RcEndpoint.SERVER_SALT : RcEndpoint.CLIENT_SALT, config)) {
+            side.connect(exchange);
+            out.println("  local address:  " + side.local);
+            out.println("  remote address: " + side.remote);
+            out.flush();
+            long t0 = System.nanoTime();
+            for (long i = 0; i < iters; i++) {
+                if (server) {
+                    side.serverRound(i, RcEndpoint.CLIENT_SALT);
+                } else {
+                    side.clientRound(i, RcEndpoint.SERVER_SALT);
+                }
+            }
+            if (server) {
+                side.drainSends(iters, RcEndpoint.CLIENT_SALT);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            long bytes = 2L * size * iters;
+            out.printf(Locale.ROOT, "%d bytes in %.2f seconds = %.2f Mbit/sec%n", bytes, seconds, bytes * 8 / (seconds * 1e6));
+            out.printf(Locale.ROOT, "%d iters in %.2f seconds = %.2f usec/iter%n", iters, seconds, seconds * 1e6 / iters);
+            out.printf("%d messages verified%n", side.verified());
+        }
+        return Main.EXIT_OK;
+    }
+}

@@ -1,0 +1,277 @@
+package org.jrdma.tools.rc;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import org.jrdma.bootstrap.ConnInfo;
+import org.jrdma.bootstrap.ConnectListener;
+import org.jrdma.bootstrap.Exchange;
+import org.jrdma.bootstrap.ExchangeEvent;
+import org.jrdma.bootstrap.RcConnection;
+import org.jrdma.bootstrap.RcConnector;
+import org.jrdma.bootstrap.RcOptions;
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.CompletionChannel;
+import org.jrdma.verbs.CompletionQueue;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.MemoryRegion;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QueuePair;
+import org.jrdma.verbs.RecvWorkRequest;
+import org.jrdma.verbs.SendFlags;
+import org.jrdma.verbs.SendWorkRequest;
+import org.jrdma.verbs.Sge;
+import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.WcOpcode;
+import org.jrdma.verbs.WcStatus;
+import org.jrdma.verbs.WorkCompletion;
+import org.jrdma.verbs.WrOpcode;
+
+/**
+ * One side of an RC ping-pong (the demo runs two, {@code jrdma pingpong} one): its own context, PD, CQ (and channel with {@code -e}), registered
+ * buffers and RC QP, connected through {@link RcConnector}; then rc_pingpong's loop.
+ * Records the time of every phase so the demo can print it and a test can check the order.
+ */
+public final class RcEndpoint implements AutoCloseable, ConnectListener {
+    private static final long SEND_WR_ID = 1L << 62;
+    /** Pattern salts: each direction's bytes differ, so an echo of one's own data fails. */
+    public static final int SERVER_SALT = 0x5e;
+    public static final int CLIENT_SALT = 0xc1;
+
+    public final String role;
+    public final int salt;
+    private final EndpointConfig config;
+    private final Context ctx;
+    private final ProtectionDomain pd;
+    private final CompletionChannel channel;
+    private final CompletionQueue cq;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment sendBuf;
+    private final MemorySegment recvBuf;
+    private final MemoryRegion sendMr;
+    private final MemoryRegion recvMr;
+    private final int slotBytes;
+    private final WorkCompletion[] wcs = {new WorkCompletion()};
+    private final SendWorkRequest sendWr = new SendWorkRequest();
+    private final RecvWorkRequest recvWr = new RecvWorkRequest();
+    private final Sge sendSge = new Sge();
+    private final Sge recvSge = new Sge();
+    private RcConnection connection;
+    private boolean armed;
+    private long sendsDone;
+    private long recvsDone;
+    private long verified;
+
+    // Phase times (System.nanoTime), written by this side's thread, read after latches.
+    public volatile long startNanos;
+    public volatile long connectedNanos;
+    public volatile long receivedNanos;
+    public volatile long closedNanos;
+    public volatile long initNanos;
+    public volatile long rtrNanos;
+    public volatile long rtsNanos;
+    public volatile ConnInfo local;
+    public volatile ConnInfo remote;
+    public final CountDownLatch connected = new CountDownLatch(1);
+    public final CountDownLatch exchanged = new CountDownLatch(1);
+    public final CountDownLatch closed = new CountDownLatch(1);
+    public final CountDownLatch ready = new CountDownLatch(1);
+    volatile long firstPeerMismatch = -1;
+
+    public RcEndpoint(Device device, String role, int salt, EndpointConfig config) {
+        this.role = role;
+        this.salt = salt;
+        this.config = config;
+        this.ctx = device.open();
+        this.pd = ctx.allocPd();
+        this.channel = config.events() ? ctx.createCompChannel() : null;
+        this.cq = ctx.createCq(EndpointConfig.RX_DEPTH + 2, channel);
+        this.slotBytes = Math.max(1, config.size());
+        this.sendBuf = arena.allocate(slotBytes, 64);
+        this.recvBuf = arena.allocate((long) slotBytes * EndpointConfig.RX_DEPTH, 64);
+        this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE);
+        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
+    }
+
+    public Context context() {
+        return ctx;
+    }
+
+    /** Steps 1–4: exchange over {@code exchange}, which closes its channel, then RESET→INIT→RTR→RTS. */
+    public void connect(Exchange exchange) {
+        startNanos = System.nanoTime();
+        RcOptions options = RcOptions.defaults(cq)
+                .withMtu(config.mtu())
+                .withCap(new QpCap(1, EndpointConfig.RX_DEPTH, 1, 1, 0))
+                .onInit(qp -> {
+                    for (int slot = 0; slot < EndpointConfig.RX_DEPTH; slot++) {
+                        postRecv(qp, slot);
+                    }
+                });
+        connection = RcConnector.connect(pd, exchange, options, this);
+    }
+
+    public QueuePair qp() {
+        return connection.qp();
+    }
+
+    @Override
+    public void onEvent(ExchangeEvent e) {
+        switch (e.phase()) {
+            case CONNECTED -> {
+                connectedNanos = e.nanoTime();
+                connected.countDown();
+            }
+            case RECEIVED -> {
+                receivedNanos = e.nanoTime();
+                exchanged.countDown();
+            }
+            case CLOSED -> {
+                closedNanos = e.nanoTime();
+                closed.countDown();
+            }
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public void onLocalInfo(ConnInfo info, long nanoTime) {
+        local = info;
+    }
+
+    @Override
+    public void onRemoteInfo(ConnInfo info, long nanoTime) {
+        remote = info;
+        // Exchanges without a connection (file, static) have no CONNECTED / RECEIVED events.
+        if (connectedNanos == 0) {
+            connectedNanos = startNanos;
+            connected.countDown();
+        }
+        if (receivedNanos == 0) {
+            receivedNanos = nanoTime;
+            exchanged.countDown();
+        }
+    }
+
+    @Override
+    public void onQpState(QpState state, long nanoTime) {
+        switch (state) {
+            case INIT -> initNanos = nanoTime;
+            case RTR -> rtrNanos = nanoTime;
+            case RTS -> {
+                rtsNanos = nanoTime;
+                ready.countDown();
+            }
+            default -> {
+            }
+        }
+    }
+
+    private void postRecv(QueuePair qp, int slot) {
+        recvSge.set(recvMr.addr() + (long) slot * slotBytes, config.size(), recvMr.lkey());
+        recvWr.wrId(slot).sg(recvSge);
+        qp.postRecv(recvWr);
+    }
+
+    private void postSend(long iteration) {
+        Pattern.fill(sendBuf, 0, config.size(), iteration, salt);
+        sendSge.set(sendMr.addr(), config.size(), sendMr.lkey());
+        sendWr.wrId(SEND_WR_ID | iteration).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).sg(sendSge);
+        qp().postSend(sendWr);
+    }
+
+    /** The client's side of a round trip: send i, then wait for its completion and the reply. */
+    public void clientRound(long i, int peerSalt) {
+        postSend(i);
+        while (sendsDone <= i || recvsDone <= i) {
+            handle(nextCompletion(), peerSalt);
+        }
+    }
+
+    /** The server's side: wait for message i, then reply (after the previous reply completed). */
+    public void serverRound(long i, int peerSalt) {
+        while (recvsDone <= i) {
+            handle(nextCompletion(), peerSalt);
+        }
+        while (sendsDone < i) {
+            handle(nextCompletion(), peerSalt);
+        }
+        postSend(i);
+    }
+
+    public void drainSends(long count, int peerSalt) {
+        while (sendsDone < count) {
+            handle(nextCompletion(), peerSalt);
+        }
+    }
+
+    public long verified() {
+        return verified;
+    }
+
+    private void handle(WorkCompletion wc, int peerSalt) {
+        if (wc.status != WcStatus.SUCCESS) {
+            throw new VerbsException(Errno.EIO, role + ": completion failed: " + wc.status.str() + " (" + wc.status.value()
+                    + ") for wr_id " + (wc.wrId & ~SEND_WR_ID));
+        }
+        if (wc.opcode == WcOpcode.RECV) {
+            int slot = (int) wc.wrId;
+            if (wc.byteLen != config.size()) {
+                throw new VerbsException(Errno.EIO, role + ": received " + wc.byteLen + " bytes, expected " + config.size());
+            }
+            long bad = Pattern.verify(recvBuf, (long) slot * slotBytes, config.size(), recvsDone, peerSalt);
+            if (bad >= 0) {
+                throw new VerbsException(Errno.EIO, role + ": message " + recvsDone + " differs at byte " + bad);
+            }
+            verified++;
+            recvsDone++;
+            postRecv(qp(), slot);
+        } else {
+            sendsDone++;
+        }
+    }
+
+    /** Busy-polls (perftest's way), or with {@code -e} sleeps on the completion channel. */
+    private WorkCompletion nextCompletion() {
+        long deadline = System.nanoTime() + config.timeout().toNanos();
+        while (true) {
+            if (cq.poll(wcs, 1) == 1) {
+                return wcs[0];
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new VerbsException(Errno.ETIMEDOUT, role + ": no completion within " + config.timeout()
+                        + " (sent " + sendsDone + ", received " + recvsDone + ")");
+            }
+            if (channel == null) {
+                Thread.onSpinWait();
+            } else if (!armed) {
+                // Arm, then poll again: a completion that landed before arming raises no event.
+                cq.requestNotify(false);
+                armed = true;
+            } else {
+                CompletionQueue fired = channel.getEvent(Duration.ofNanos(left));
+                fired.ackEvents(1);
+                armed = false;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (connection != null) {
+                connection.close();
+            }
+            ctx.close();
+        } finally {
+            arena.close();
+        }
+    }
+}

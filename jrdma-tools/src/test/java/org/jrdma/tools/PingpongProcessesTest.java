@@ -1,0 +1,57 @@
+package org.jrdma.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two processes on one host, with no device flags: the server's default loopback device binds
+ * 127.0.0.1 (or the next free 127.0.0.x), the client's moves to another 127.0.0.x, and they
+ * ping-pong over RDMA after a TCP exchange, like two ibv_rc_pingpong processes.
+ */
+class PingpongProcessesTest {
+    @Test
+    void serverAndClientProcessesPingPongWithNoDeviceFlags() throws Exception {
+        int port = FreeLoopback.tcpPort();
+        Process server = start("pingpong", "-p", String.valueOf(port), "-n", "200", "-s", "1500");
+        Process client = start("pingpong", "-p", String.valueOf(port), "-n", "200", "-s", "1500", "127.0.0.1");
+        try {
+            assertThat(client.waitFor(120, TimeUnit.SECONDS)).as("client finished").isTrue();
+            assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("server finished").isTrue();
+            String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String serverOut = new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(client.exitValue()).as(clientOut).isZero();
+            assertThat(server.exitValue()).as(serverOut).isZero();
+            for (String out : List.of(clientOut, serverOut)) {
+                assertThat(out).contains("  local address:  LID 0x0000, QPN 0x", "  remote address: LID 0x0000, QPN 0x",
+                        "600000 bytes in", "200 iters in", "200 messages verified");
+            }
+            // Each side's remote line is the other side's local line.
+            assertThat(line(clientOut, "remote address:").substring("remote address:".length()).strip())
+                    .isEqualTo(line(serverOut, "local address:").substring("local address:".length()).strip());
+        } finally {
+            server.destroyForcibly();
+            client.destroyForcibly();
+        }
+    }
+
+    private static String line(String out, String prefix) {
+        return out.lines().map(String::strip).filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
+    }
+
+    private static Process start(String... args) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("JRDMA_SOFT_DEVICES"); // "no flags": the default device set
+        pb.directory(new File(System.getProperty("user.dir")));
+        return pb.start();
+    }
+}
