@@ -8,11 +8,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
-import java.util.function.Function;
 import org.jrdma.soft.mem.IntMap;
 import org.jrdma.soft.mem.MemoryTable;
 import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
+import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
@@ -39,11 +39,15 @@ public final class SoftHca {
      *
      * @param threading dedicated engine thread, or stepped by the caller
      * @param clock the time source for timers (a test may substitute its own)
-     * @param datagrams opens the packet channel for a bound address; null means a real UDP socket
+     * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
      */
-    public record Options(ThreadingMode threading, NanoClock clock, Function<InetSocketAddress, Datagrams> datagrams) {
+    public record Options(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams) {
         public static Options defaults() {
-            return new Options(ThreadingMode.DEDICATED, System::nanoTime, null);
+            return new Options(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP);
+        }
+
+        public Options datagrams(DatagramsFactory factory) {
+            return new Options(threading, clock, factory);
         }
 
         public Options threading(ThreadingMode mode) {
@@ -127,7 +131,7 @@ public final class SoftHca {
             }
             InetSocketAddress local = new InetSocketAddress(addr, UdpDatagrams.ROCE_PORT);
             try {
-                return options.datagrams() != null ? options.datagrams().apply(local) : UdpDatagrams.bind(addr, UdpDatagrams.ROCE_PORT);
+                return options.datagrams().open(local);
             } catch (BindException e) {
                 last = e;
             } catch (IOException e) {

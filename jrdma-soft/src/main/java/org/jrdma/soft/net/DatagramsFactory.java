@@ -1,0 +1,14 @@
+package org.jrdma.soft.net;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/** Opens a device's packet channel on a local address (a real UDP socket, or a test's wrapper). */
+@FunctionalInterface
+public interface DatagramsFactory {
+    /** The real one: a UDP socket bound to the address. */
+    DatagramsFactory UDP = local -> UdpDatagrams.bind(local.getAddress(), local.getPort());
+
+    /** @throws java.net.BindException when the address and port are taken */
+    Datagrams open(InetSocketAddress local) throws IOException;
+}
