@@ -100,6 +100,7 @@ final class Engine {
     private void handle(InetSocketAddress from, int length) {
         hca.counters().increment(QpCounter.RCVD_PACKETS);
         hca.counters().add(QpCounter.RCVD_BYTES, length);
+        hca.capture(false, from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0, from.getPort(), rxBuffer, length);
         DropReason reason = packet.wrap(rxBuffer, 0, length);
         if (reason != DropReason.NONE) {
             hca.drop(reason);

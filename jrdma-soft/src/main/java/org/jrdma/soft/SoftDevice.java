@@ -18,7 +18,7 @@ public final class SoftDevice implements Device {
     private final SoftHca.Options options;
 
     public SoftDevice(SoftDeviceSpec spec) {
-        this(spec, SoftHca.Options.defaults());
+        this(spec, SoftHca.Options.forDevice(spec.name()));
     }
 
     public SoftDevice(SoftDeviceSpec spec, SoftHca.Options options) {
@@ -28,6 +28,15 @@ public final class SoftDevice implements Device {
 
     public SoftDeviceSpec spec() {
         return spec;
+    }
+
+    /** The same device, opened with other options (e.g. a pcap file). */
+    public SoftDevice withOptions(SoftHca.Options newOptions) {
+        return new SoftDevice(spec, newOptions);
+    }
+
+    public SoftHca.Options options() {
+        return options;
     }
 
     @Override

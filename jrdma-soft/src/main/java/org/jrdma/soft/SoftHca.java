@@ -41,21 +41,38 @@ public final class SoftHca {
      * @param clock the time source for timers (a test may substitute its own)
      * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
      */
-    public record Options(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams) {
+    public record Options(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap) {
+        /**
+         * Environment variable: a directory where every opened soft device records its packets
+         * as {@code <device>.pcap} (for Wireshark/tshark).
+         */
+        public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
+
         public static Options defaults() {
-            return new Options(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP);
+            return new Options(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null);
+        }
+
+        /** The defaults, plus a pcap per device when {@value #PCAP_DIR_ENV} is set. */
+        static Options forDevice(String deviceName) {
+            String dir = System.getenv(PCAP_DIR_ENV);
+            return dir == null || dir.isBlank() ? defaults() : defaults().pcap(java.nio.file.Path.of(dir, deviceName + ".pcap"));
         }
 
         public Options datagrams(DatagramsFactory factory) {
-            return new Options(threading, clock, factory);
+            return new Options(threading, clock, factory, pcap);
         }
 
         public Options threading(ThreadingMode mode) {
-            return new Options(mode, clock, datagrams);
+            return new Options(mode, clock, datagrams, pcap);
         }
 
         public Options clock(NanoClock c) {
-            return new Options(threading, c, datagrams);
+            return new Options(threading, c, datagrams, pcap);
+        }
+
+        /** Records the device's packets in this pcap file (null: none). */
+        public Options pcap(java.nio.file.Path file) {
+            return new Options(threading, clock, datagrams, file);
         }
     }
 
@@ -86,8 +103,11 @@ public final class SoftHca {
     private final java.util.concurrent.locks.ReentrantLock engineLock = new java.util.concurrent.locks.ReentrantLock();
     private Thread thread;
 
+    private final org.jrdma.soft.net.PcapWriter pcap;
+
     private SoftHca(SoftDeviceSpec spec, Options options, Datagrams datagrams) {
         this.spec = spec;
+        this.pcap = openPcap(options.pcap());
         this.options = options;
         this.datagrams = datagrams;
         InetSocketAddress local = datagrams.localAddress();
@@ -142,6 +162,36 @@ public final class SoftHca {
                 + (spec.loopbackFallback() ? " and so is every 127.0.0.x" : "")
                 + " (another jrdma process, Linux rxe or a RoCE NIC owns it); choose another address with "
                 + SoftDeviceDiscovery.ENV + "=name=127.0.0.N", last);
+    }
+
+    private static org.jrdma.soft.net.PcapWriter openPcap(java.nio.file.Path file) {
+        if (file == null) {
+            return null;
+        }
+        try {
+            return org.jrdma.soft.net.PcapWriter.create(file);
+        } catch (IOException e) {
+            throw new VerbsException(Errno.EIO, "open_device: cannot write pcap " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Records a packet in the pcap, if one is open: everything sent, and what is received from
+     * other devices (a device talking to itself would otherwise appear twice).
+     */
+    void capture(boolean sent, int peerIp, int peerPort, java.nio.ByteBuffer buffer, int length) {
+        if (pcap == null || (!sent && peerIp == localIpv4 && peerPort == localPort)) {
+            return;
+        }
+        try {
+            if (sent) {
+                pcap.write(localIpv4, localPort, peerIp, peerPort, buffer, 0, length);
+            } else {
+                pcap.write(peerIp, peerPort, localIpv4, localPort, buffer, 0, length);
+            }
+        } catch (IOException e) {
+            System.err.println("jrdma-soft " + spec.name() + ": pcap write failed: " + e);
+        }
     }
 
     static long guidOf(SoftDeviceSpec spec) {
@@ -395,6 +445,9 @@ public final class SoftHca {
         }
         try {
             datagrams.close();
+            if (pcap != null) {
+                pcap.close();
+            }
         } catch (IOException e) {
             // closing: nothing left to do with the error
         }

@@ -72,6 +72,7 @@ final class WireOut implements PacketOut {
         tx.limit(length).position(0);
         try {
             hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
+            hca.capture(true, qp.peerIpv4(), UdpDatagrams.ROCE_PORT, tx, length);
             if (hca.datagrams().send(tx, qp.peer())) {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);

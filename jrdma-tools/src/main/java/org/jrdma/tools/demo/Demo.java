@@ -24,6 +24,7 @@ import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
 import org.jrdma.soft.SoftContext;
+import org.jrdma.soft.SoftDevice;
 import org.jrdma.verbs.Device;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Verbs;
@@ -42,14 +43,27 @@ public final class Demo {
 
     private final EndpointConfig config;
     private final Consumer<Phase> onPhase;
+    private final Path pcap;
 
     public Demo(EndpointConfig config, Consumer<Phase> onPhase) {
+        this(config, onPhase, null);
+    }
+
+    /** With {@code pcap}, a soft device records every packet of the run there (for tshark). */
+    public Demo(EndpointConfig config, Consumer<Phase> onPhase, Path pcap) {
         this.config = config;
         this.onPhase = onPhase;
+        this.pcap = pcap;
     }
 
     public DemoResult run() throws Exception {
         Device device = Verbs.device(config.device());
+        if (pcap != null) {
+            if (!(device instanceof SoftDevice soft)) {
+                throw new VerbsException(Errno.EOPNOTSUPP, "--pcap: only soft devices record their packets");
+            }
+            device = soft.withOptions(soft.options().pcap(pcap));
+        }
         try (RcEndpoint server = new RcEndpoint(device, "server", SERVER_SALT, config);
              RcEndpoint client = new RcEndpoint(device, "client", CLIENT_SALT, config)) {
             return run(device, server, client);

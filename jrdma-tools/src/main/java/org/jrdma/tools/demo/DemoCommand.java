@@ -52,6 +52,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of the phases.")
     boolean json;
 
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Record the run's RoCEv2 packets in a pcap file (read it with tshark or Wireshark).")
+    java.nio.file.Path pcap;
+
     @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for the exchange and for each completion (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
@@ -78,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
             if (!json) {
                 printPhase(out, p);
             }
-        }).run();
+        }, pcap).run();
         if (json) {
             out.println(DemoJson.of(r));
         } else {

@@ -1,0 +1,74 @@
+package org.jrdma.soft.net;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes a soft device's RoCEv2 packets to a classic pcap file (LINKTYPE_RAW: each record is
+ * an IPv4 packet) for Wireshark / tshark, which decode UDP 4791 as RoCEv2. The IPv4 and UDP
+ * headers are the ones Linux puts on the wire for our socket: ID 0, DF, TTL 64, UDP checksum
+ * 0 — so the recorded ICRC verifies against the recorded header.
+ */
+public final class PcapWriter implements AutoCloseable {
+    private static final int LINKTYPE_RAW = 101;
+    private static final int SNAPLEN = 65535;
+
+    private final OutputStream out;
+    private final ByteBuffer header = ByteBuffer.allocate(16 + 28).order(ByteOrder.LITTLE_ENDIAN);
+    private final byte[] payload = new byte[SNAPLEN];
+
+    private PcapWriter(OutputStream out) {
+        this.out = out;
+    }
+
+    public static PcapWriter create(Path file) throws IOException {
+        PcapWriter w = new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+        ByteBuffer global = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+        global.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(SNAPLEN).putInt(LINKTYPE_RAW);
+        w.out.write(global.array());
+        return w;
+    }
+
+    /**
+     * Records one UDP payload ({@code buffer[offset, offset + length)}: BTH … ICRC) sent from
+     * {@code srcIp:srcPort} to {@code dstIp:dstPort}, stamped with the wall clock.
+     */
+    public synchronized void write(int srcIp, int srcPort, int dstIp, int dstPort, ByteBuffer buffer, int offset, int length)
+            throws IOException {
+        long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
+        int ipLength = 20 + 8 + length;
+        header.clear();
+        header.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(ipLength).putInt(ipLength);
+        header.order(ByteOrder.BIG_ENDIAN);
+        int ipStart = header.position();
+        header.put((byte) 0x45).put((byte) 0).putShort((short) ipLength).putShort((short) 0).putShort((short) 0x4000)
+                .put((byte) 64).put((byte) 17).putShort((short) 0).putInt(srcIp).putInt(dstIp);
+        header.putShort(ipStart + 10, (short) ipv4Checksum(header, ipStart));
+        header.putShort((short) srcPort).putShort((short) dstPort).putShort((short) (8 + length)).putShort((short) 0);
+        header.order(ByteOrder.LITTLE_ENDIAN);
+        out.write(header.array(), 0, header.position());
+        buffer.get(offset, payload, 0, length);
+        out.write(payload, 0, length);
+    }
+
+    private static int ipv4Checksum(ByteBuffer b, int start) {
+        int sum = 0;
+        for (int i = 0; i < 20; i += 2) {
+            sum += b.getShort(start + i) & 0xFFFF;
+        }
+        while ((sum >>> 16) != 0) {
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+        }
+        return ~sum & 0xFFFF;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.close();
+    }
+}
