@@ -66,9 +66,23 @@ public final class Responder {
         return Step.DROP;
     }
 
+    private static boolean isSend(RxPacket pkt) {
+        return pkt.opcode().operation() == Operation.SEND;
+    }
+
+    /** FIRST or ONLY: the packet starts a message. */
+    private static boolean starts(RxPacket pkt) {
+        return pkt.opcode().position().isStart();
+    }
+
+    /** LAST or ONLY: the packet ends a message. */
+    private static boolean ends(RxPacket pkt) {
+        return pkt.opcode().position().isEnd();
+    }
+
     /** CHK_OP_SEQ: inside a SEND only MIDDLE/LAST may follow; outside, only FIRST/ONLY. */
     private Step checkOpSequence(TransportQp qp, RxPacket pkt) {
-        boolean ok = qp.inSend ? pkt.opcode().operation() == Operation.SEND && !pkt.opcode().position().isStart() : pkt.opcode().position().isStart();
+        boolean ok = qp.inSend ? isSend(pkt) && !starts(pkt) : starts(pkt);
         if (!ok) {
             return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
         }
@@ -81,7 +95,7 @@ public final class Responder {
      * without REMOTE_* access answers.
      */
     private Step checkOpValid(TransportQp qp, RxPacket pkt) {
-        if (pkt.opcode().operation() != Operation.SEND) {
+        if (!isSend(pkt)) {
             return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
         }
         return Step.EXECUTE;
@@ -89,7 +103,7 @@ public final class Responder {
 
     /** CHK_RESOURCE: a new SEND needs a posted receive; none → RNR NAK and drop (class B). */
     private Step checkResource(TransportQp qp, RxPacket pkt) {
-        if (pkt.opcode().position().isStart()) {
+        if (starts(pkt)) {
             if (qp.rqHead == qp.rqTail) {
                 qp.count(QpCounter.RNR_NAKS_SENT);
                 out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), pkt.bth().psn(), qp.msn);
@@ -117,7 +131,7 @@ public final class Responder {
     private Step checkLength(TransportQp qp, RxPacket pkt) {
         int mtu = qp.mtuBytes();
         int len = pkt.payloadLength();
-        boolean ok = pkt.opcode().position().isEnd() ? (pkt.opcode().position().isStart() ? len <= mtu : len >= 1 && len <= mtu) : len == mtu;
+        boolean ok = ends(pkt) ? (starts(pkt) ? len <= mtu : len >= 1 && len <= mtu) : len == mtu;
         if (!ok) {
             return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
         }
@@ -131,7 +145,7 @@ public final class Responder {
     /** Class C: NAK invalid request, complete the receive in progress with an error, QP → ERR. */
     private Step invalidRequest(TransportQp qp, RxPacket pkt, WcStatus recvStatus) {
         out.sendAck(qp, Aeth.NAK_INVALID_REQUEST, pkt.bth().psn(), qp.msn);
-        if ((qp.inSend || pkt.opcode().position().isStart()) && qp.rqHead < qp.rqTail && pkt.opcode().operation() == Operation.SEND) {
+        if ((qp.inSend || starts(pkt)) && qp.rqHead < qp.rqTail && isSend(pkt)) {
             qp.completeRecv(qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)], recvStatus, 0, false, 0, false);
         }
         qp.fail();
@@ -146,10 +160,12 @@ public final class Responder {
             qp.recvOffset += pkt.payloadLength();
         }
         qp.ePsn = Psn.next(pkt.bth().psn());
-        if (pkt.opcode().position().isEnd()) {
+        if (ends(pkt)) {
             qp.inSend = false;
             qp.msn = Psn.next(qp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
-            qp.completeRecv(w, WcStatus.SUCCESS, qp.recvOffset, pkt.opcode().hasImmediate(), pkt.opcode().hasImmediate() ? pkt.immDt().immediate() : 0, pkt.bth().se());
+            boolean withImm = pkt.opcode().hasImmediate();
+            int imm = withImm ? pkt.immDt().immediate() : 0;
+            qp.completeRecv(w, WcStatus.SUCCESS, qp.recvOffset, withImm, imm, pkt.bth().se());
             qp.recvOffset = 0;
         } else {
             qp.inSend = true;

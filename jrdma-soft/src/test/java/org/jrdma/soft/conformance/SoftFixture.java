@@ -1,0 +1,35 @@
+package org.jrdma.soft.conformance;
+
+import org.jrdma.soft.SoftDevice;
+import org.jrdma.soft.TestDevices;
+import org.jrdma.testkit.Feature;
+import org.jrdma.testkit.ProviderFixture;
+import org.jrdma.verbs.Context;
+
+/**
+ * The soft provider under the testkit: a device of its own on a free 127.77.x.y address, a
+ * fresh context per test (both QPs of a loopback on the same device, as with rxe on one
+ * netdev), the engine on its own thread.
+ */
+final class SoftFixture implements ProviderFixture {
+    private static SoftDevice device;
+
+    static synchronized SoftDevice device() {
+        if (device == null) {
+            device = TestDevices.fresh("conf");
+        }
+        return device;
+    }
+
+    @Override
+    public Context openContext() {
+        return device().open();
+    }
+
+    @Override
+    public boolean supports(Feature feature) {
+        return switch (feature) {
+            case SQD, SOLICITED, RANDOM_QPN, SEND_COMPLETION_BYTE_LEN -> true;
+        };
+    }
+}

@@ -1,0 +1,59 @@
+package org.jrdma.testkit;
+
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.AhAttr;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpAttr;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpState;
+
+/**
+ * The attributes an RC QP is connected with, as rc_pingpong and perftest set them
+ * (ROCEV2-FACTS §5.2, §6.5): timeout 14 (67 ms), retry 7, RNR retry 7 (infinite),
+ * min RNR timer 12, one outstanding READ/atomic each way.
+ */
+public final class RcAttrs {
+    public static final int TIMEOUT = 14;
+    public static final int RETRY_CNT = 7;
+    public static final int RNR_RETRY = 7;
+    public static final int MIN_RNR_TIMER = 12;
+    public static final int RD_ATOMIC = 1;
+    /** What loopback QPs allow their peer: everything but atomics, which a device may lack. */
+    public static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+    /** Any Q_Key: RC ignores it, and a modify that carries it is refused. */
+    public static final int QKEY = 0x11111111;
+
+    private RcAttrs() {
+    }
+
+    /** RESET → INIT with exactly its required attributes (P_Key index 0). */
+    public static QpAttr init(int port, int access) {
+        return new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port).accessFlags(access);
+    }
+
+    /** INIT → RTR with exactly its required attributes. */
+    public static QpAttr rtr(AhAttr av, Mtu mtu, int destQpn, int rqPsn) {
+        return new QpAttr().state(QpState.RTR).ahAttr(av).pathMtu(mtu).destQpNum(destQpn).rqPsn(rqPsn)
+                .maxDestRdAtomic(RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER);
+    }
+
+    /** RTR → RTS with exactly its required attributes. */
+    public static QpAttr rts(int sqPsn) {
+        return new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(TIMEOUT).retryCnt(RETRY_CNT)
+                .rnrRetry(RNR_RETRY).maxRdAtomic(RD_ATOMIC);
+    }
+
+    /**
+     * Every attribute that has a setter, each set to a value valid for {@code from → to}, so
+     * that a test picks what a modify carries with an explicit mask alone
+     * ({@link org.jrdma.verbs.QueuePair#modify(QpAttr, int)}). ALT_PATH, PATH_MIG_STATE and
+     * RATE_LIMIT have no setter: only their mask bits can be sent.
+     */
+    public static QpAttr every(QpState from, QpState to, AhAttr av, Mtu mtu, int port, int destQpn, int psn,
+            QpCap cap) {
+        return new QpAttr().state(to).curState(from).pathMtu(mtu).qkey(QKEY).rqPsn(psn).sqPsn(psn)
+                .destQpNum(destQpn).accessFlags(ACCESS).cap(cap).ahAttr(av).pkeyIndex(0).enSqdAsyncNotify(false)
+                .maxRdAtomic(RD_ATOMIC).maxDestRdAtomic(RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER).port(port)
+                .timeout(TIMEOUT).retryCnt(RETRY_CNT).rnrRetry(RNR_RETRY);
+    }
+}

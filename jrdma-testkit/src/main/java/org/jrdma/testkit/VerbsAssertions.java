@@ -1,0 +1,40 @@
+package org.jrdma.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.regex.Pattern;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.WcStatus;
+import org.jrdma.verbs.WorkCompletion;
+
+/** Assertions on verbs errors and completions. */
+public final class VerbsAssertions {
+    private VerbsAssertions() {
+    }
+
+    /** Runs {@code call}, which must throw a {@link VerbsException} with {@code errno}; returns it. */
+    public static VerbsException assertFails(Errno errno, ThrowingCallable call) {
+        VerbsException e = catchThrowableOfType(VerbsException.class, call);
+        assertThat(e).as("expected a VerbsException with %s", errno).isNotNull();
+        assertThat(e.errno()).as("errno of \"%s\"", e.getMessage()).isEqualTo(errno);
+        return e;
+    }
+
+    /**
+     * The message names {@code word} as a whole word ({@code AV} must not match inside
+     * {@code AVAIL}): "Errors say what to do" (DESIGN).
+     */
+    public static void assertNames(VerbsException e, String word) {
+        assertThat(e.getMessage()).as("message of a %s failure", e.errno())
+                .containsPattern("\\b" + Pattern.quote(word) + "\\b");
+    }
+
+    /** Status and wr_id, the fields valid for every completion (ibv_poll_cq.3). */
+    public static void assertCompletion(WorkCompletion wc, long wrId, WcStatus status) {
+        assertThat(wc.status).as("status of %s", wc).isEqualTo(status);
+        assertThat(wc.wrId).as("wr_id of %s", wc).isEqualTo(wrId);
+    }
+}
