@@ -73,7 +73,6 @@ class SoftSmokeTest {
             assertThat(recv.byteLen).isEqualTo(size);
             assertThat(recv.immData).isEqualTo(0x01020304);
             assertThat(rbuf.mismatch(sbuf)).isEqualTo(-1);
-            System.out.println(((SoftContext) ctx).hca().countersSnapshot());
         }
     }
 
