@@ -300,11 +300,37 @@ class TcpExchangeTest {
             port = probe.getLocalPort();
         }
         RecordingListener events = new RecordingListener();
-        assertThatThrownBy(() -> TcpExchange.client(LOOPBACK.getHostAddress(), port, TcpOptions.rcPingpong())
+        // Refusals are retried until the connect deadline (the server may start later); then it fails.
+        assertThatThrownBy(() -> TcpExchange.client(LOOPBACK.getHostAddress(), port,
+                        TcpOptions.rcPingpong().withIoTimeout(Duration.ofMillis(300)))
                 .exchange(TestInfos.CLIENT, events))
                 .isInstanceOf(ExchangeIoException.class)
                 .hasMessageContaining("connect to " + LOOPBACK.getHostAddress() + ":" + port);
         assertThat(events.phases()).containsExactly(Phase.CLOSED);
+    }
+
+    /** Two processes started together: the client may dial before the server listens. */
+    @Test
+    void aClientThatDialsBeforeTheServerListensConnectsOnceItDoes() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, LOOPBACK)) {
+            port = probe.getLocalPort();
+        }
+        java.util.concurrent.atomic.AtomicReference<Thread> clientThread = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.Future<ConnInfo> client = threads.submit(() -> {
+            clientThread.set(Thread.currentThread());
+            return TcpExchange.client(LOOPBACK.getHostAddress(), port, TcpOptions.rcPingpong().withIoTimeout(Duration.ofSeconds(20)))
+                    .exchange(TestInfos.CLIENT);
+        });
+        // The client parks between attempts only after a refusal: wait for that, then listen.
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (clientThread.get() == null || clientThread.get().getState() != Thread.State.TIMED_WAITING) {
+            assertThat(System.nanoTime()).as("the client was refused once").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        TcpServerExchange server = TcpExchange.server(LOOPBACK, port, TcpOptions.rcPingpong()).bind();
+        assertThat(server.exchange(TestInfos.SERVER)).isEqualTo(TestInfos.CLIENT);
+        assertThat(client.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(TestInfos.SERVER);
     }
 
     @Test
