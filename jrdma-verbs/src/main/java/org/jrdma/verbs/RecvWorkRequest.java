@@ -10,6 +10,12 @@ public final class RecvWorkRequest {
         return this;
     }
 
+    /** A one-entry scatter/gather list; allocates nothing (varargs would make an array per call). */
+    public RecvWorkRequest sg(Sge sge) {
+        sgList.set(sge);
+        return this;
+    }
+
     public RecvWorkRequest sg(Sge... sges) {
         sgList.set(sges);
         return this;

@@ -40,6 +40,12 @@ public final class SendWorkRequest {
         return this;
     }
 
+    /** A one-entry scatter/gather list; allocates nothing (varargs would make an array per call). */
+    public SendWorkRequest sg(Sge sge) {
+        sgList.set(sge);
+        return this;
+    }
+
     public SendWorkRequest sg(Sge... sges) {
         sgList.set(sges);
         return this;

@@ -6,9 +6,18 @@ import java.util.Arrays;
 public final class SgList {
     private Sge[] sges;
     private int count;
+    private final Sge[] single = new Sge[1];
 
     public SgList() {
         this.sges = new Sge[0];
+    }
+
+    /** Replaces the list with one entry, without allocating (the common case on a hot path). */
+    public SgList set(Sge entry) {
+        single[0] = entry;
+        this.sges = single;
+        this.count = 1;
+        return this;
     }
 
     /** Replaces the list with these entries (the array is referenced, not copied). */
