@@ -1,7 +1,6 @@
 package org.jrdma.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.jrdma.testkit.VerbsAssertions.assertCompletion;
 import static org.jrdma.testkit.VerbsAssertions.assertFails;
 import static org.jrdma.testkit.VerbsAssertions.assertNames;
 import static org.jrdma.verbs.QpState.ERR;
@@ -11,9 +10,7 @@ import static org.jrdma.verbs.QpState.RTR;
 import static org.jrdma.verbs.QpState.RTS;
 import static org.jrdma.verbs.QpState.SQD;
 import static org.jrdma.verbs.QpState.SQE;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.lang.foreign.Arena;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -21,28 +18,16 @@ import java.util.stream.Stream;
 import org.assertj.core.api.SoftAssertions;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
-import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
-import org.jrdma.verbs.Gid;
-import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
-import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpAttrMask;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
-import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.QueuePair;
-import org.jrdma.verbs.RecvWorkRequest;
-import org.jrdma.verbs.SendFlags;
-import org.jrdma.verbs.SendWorkRequest;
-import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.VerbsException;
-import org.jrdma.verbs.WcStatus;
-import org.jrdma.verbs.WorkCompletion;
 import org.jrdma.verbs.spi.QpTransitions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -50,35 +35,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The RC QP state machine (ROCEV2-FACTS §3.1–3.5, the kernel's {@code qp_state_table} as
- * {@link QpTransitions} encodes it), QPN allocation, query_qp, and what posting does in each
- * state, including flush on ERR and discard on RESET (RELIABILITY-SECURITY REL-18).
+ * The RC QP state machine (ROCEV2-FACTS §3.1–3.4, the kernel's {@code qp_state_table} as
+ * {@link QpTransitions} encodes it), QPN allocation and query_qp. What posting does in each
+ * state is {@link QpPostingSuite}.
  */
-public abstract class QpStateMachineSuite extends ProviderSuite {
-    private static final QpType RC = QpType.RC;
+public abstract class QpStateMachineSuite extends QpSuiteBase {
     /** SQE is entered only on a send error of a UC/UD QP: an RC QP is never there (§3.1). */
     private static final List<QpState> REACHABLE = List.of(RESET, INIT, RTR, RTS, SQD, ERR);
     private static final List<QpState> TARGETS = List.of(RESET, INIT, RTR, RTS, SQD, SQE, ERR);
-    private static final QpCap CAP = new QpCap(16, 16, 1, 1, 0);
-    private static final int PSN = 0x3A5C1;
-
-    private ProtectionDomain pd;
-    private CompletionQueue sendCq;
-    private CompletionQueue recvCq;
-    private MemoryRegion mr;
-    private Gid gid;
-    private Mtu mtu;
-
-    @BeforeEach
-    protected final void createQpResources() {
-        pd = track(context.allocPd());
-        sendCq = track(context.createCq(256, null));
-        recvCq = track(context.createCq(256, null));
-        Arena arena = track(Arena.ofShared());
-        mr = track(pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE));
-        gid = context.queryGid(fx.port(), fx.gidIndex());
-        mtu = Mtu.MTU_1024.min(context.queryPort(fx.port()).activeMtu());
-    }
 
     // ---- transitions ------------------------------------------------------------------------
 
@@ -271,110 +235,6 @@ public abstract class QpStateMachineSuite extends ProviderSuite {
         });
     }
 
-    // ---- posting in each state (REL-18) -------------------------------------------------------
-
-    /** rdma-core post_rq_state_bad_flow: no receive may be posted in RESET (§3.1). */
-    @Test
-    void postRecvInResetIsRefusedWithEinval() {
-        QueuePair qp = qpIn(RESET);
-        assertFails(Errno.EINVAL, () -> qp.postRecv(recv(1)));
-        assertNoCompletion(recvCq, "the receive CQ");
-    }
-
-    @ParameterizedTest
-    @EnumSource(names = {"INIT", "RTR", "RTS"})
-    void postRecvIsAcceptedFromInitOn(QpState state) {
-        QueuePair qp = qpIn(state);
-        qp.postRecv(recv(1));
-        assertThat(qp.query().qpState()).isEqualTo(state);
-    }
-
-    /** rdma-core post_sq_state_bad_flow: sends need RTS, SQD or ERR (§3.1). */
-    @ParameterizedTest
-    @EnumSource(names = {"RESET", "INIT", "RTR"})
-    void postSendBeforeRtsIsRefusedWithEinval(QpState state) {
-        QueuePair qp = qpIn(state);
-        assertFails(Errno.EINVAL, () -> qp.postSend(send(1, SendFlags.SIGNALED)));
-        assertNoCompletion(sendCq, "the send CQ");
-    }
-
-    @Test
-    void overPostingReceivesIsRefusedWithEnomem() {
-        QueuePair qp = qpIn(INIT);
-        int n = qp.cap().maxRecvWr();
-        for (int i = 0; i < n; i++) {
-            qp.postRecv(recv(i));
-        }
-        assertFails(Errno.ENOMEM, () -> qp.postRecv(recv(n)));
-        assertThat(qp.query().qpState()).isEqualTo(INIT);
-    }
-
-    /** B posts no receive, so A's SENDs meet RNR NAKs and, with RNR retry 7 (infinite), stay queued. */
-    @Test
-    void overPostingSendsIsRefusedWithEnomem() {
-        Loopback.Endpoint a = loopback(Loopback.Options.defaults().withCap(CAP)).a();
-        int n = a.qp.cap().maxSendWr();
-        for (int i = 0; i < n; i++) {
-            a.qp.postSend(new SendWorkRequest().wrId(i).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, 64)));
-        }
-        assertFails(Errno.ENOMEM,
-                () -> a.qp.postSend(new SendWorkRequest().wrId(n).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, 64))));
-        assertThat(a.qp.query().qpState()).isEqualTo(RTS);
-    }
-
-    /** §3.5: WRs posted in ERR complete with WR_FLUSH_ERR, unsignaled sends too; REL-18. */
-    @Test
-    void workPostedInErrIsFlushedOnceEachInOrder() {
-        QueuePair qp = qpIn(ERR);
-        for (int i = 0; i < 5; i++) {
-            qp.postRecv(recv(100 + i));
-        }
-        for (int i = 0; i < 6; i++) {
-            qp.postSend(send(200 + i, i % 2 == 0 ? SendFlags.SIGNALED : 0));
-        }
-        assertFlushedInOrder(awaitCompletions(recvCq, 5, "receives posted in ERR"), 100, qp.qpNum());
-        assertFlushedInOrder(awaitCompletions(sendCq, 6, "sends posted in ERR, unsignaled ones too"), 200, qp.qpNum());
-        assertNoCompletion(recvCq, "the receive CQ after every receive was flushed once");
-        assertNoCompletion(sendCq, "the send CQ after every send was flushed once");
-    }
-
-    /** §3.5 and rxe: every outstanding SQ and RQ WQE is flushed in order when the QP enters ERR. */
-    @Test
-    void outstandingWorkIsFlushedInOrderWhenTheQpMovesToErr() {
-        Loopback.Endpoint a = loopback(Loopback.Options.defaults().withCap(CAP)).a();
-        postStalledWork(a, 4, 6);
-        a.qp.modify(new QpAttr().state(ERR));
-        assertFlushedInOrder(awaitCompletions(a.recvCq, 4, "receives outstanding at ERR"), 100, a.qp.qpNum());
-        assertFlushedInOrder(awaitCompletions(a.sendCq, 6, "sends outstanding at ERR, unsignaled ones too"), 200,
-                a.qp.qpNum());
-        assertNoCompletion(a.recvCq, "A's receive CQ after the flush");
-        assertNoCompletion(a.sendCq, "A's send CQ after the flush");
-    }
-
-    /** §3.5: → RESET empties both queues silently; afterwards the RQ holds only new WRs. */
-    @Test
-    void resetEmptiesBothQueuesWithoutCompletions() {
-        Loopback.Endpoint a = loopback(Loopback.Options.defaults().withCap(CAP)).a();
-        postStalledWork(a, 4, 4);
-        a.qp.modify(new QpAttr().state(RESET));
-        assertThat(a.qp.query().qpState()).isEqualTo(RESET);
-        assertNoCompletion(a.recvCq, "A's receive CQ after → RESET");
-        assertNoCompletion(a.sendCq, "A's send CQ after → RESET");
-
-        a.qp.modify(RcAttrs.init(fx.port(), RcAttrs.ACCESS));
-        int n = a.qp.cap().maxRecvWr();
-        assumeTrue(n <= a.recvCq.capacity(), "the receive CQ holds a full RQ");
-        for (int i = 0; i < n; i++) {
-            // A full RQ's worth fits only if the four earlier receives are gone.
-            a.qp.postRecv(new RecvWorkRequest().wrId(1000 + i).sg(Sge.of(a.recvMr, 0, 64)));
-        }
-        a.qp.modify(new QpAttr().state(ERR));
-        assertFlushedInOrder(awaitCompletions(a.recvCq, n, "receives posted after RESET, flushed by ERR"), 1000,
-                a.qp.qpNum());
-        assertNoCompletion(a.recvCq, "A's receive CQ: nothing left from before RESET");
-        assertNoCompletion(a.sendCq, "A's send CQ: nothing left from before RESET");
-    }
-
     // ---- helpers ------------------------------------------------------------------------------
 
     private static Stream<Arguments> pairs() {
@@ -401,33 +261,7 @@ public abstract class QpStateMachineSuite extends ProviderSuite {
         };
     }
 
-    private QueuePair newQp() {
-        return track(pd.createQp(new QpInitAttr().qpType(RC).sendCq(sendCq).recvCq(recvCq).cap(CAP)));
-    }
 
-    /** A fresh QP brought to {@code state} by legal steps; connected to itself from RTR on. */
-    private QueuePair qpIn(QpState state) {
-        QueuePair qp = newQp();
-        if (state != RESET) {
-            qp.modify(RcAttrs.init(fx.port(), RcAttrs.ACCESS));
-        }
-        switch (state) {
-            case RESET, INIT -> { }
-            case ERR -> qp.modify(new QpAttr().state(ERR));
-            case RTR, RTS, SQD -> {
-                qp.modify(RcAttrs.rtr(AhAttr.roce(gid, fx.gidIndex(), fx.port()), mtu, qp.qpNum(), PSN));
-                if (state != RTR) {
-                    qp.modify(RcAttrs.rts(PSN));
-                }
-                if (state == SQD) {
-                    qp.modify(new QpAttr().state(SQD));
-                }
-            }
-            default -> throw new IllegalArgumentException("an RC QP cannot be brought to " + state);
-        }
-        assertThat(qp.query().qpState()).as("a fresh QP brought to %s", state).isEqualTo(state);
-        return qp;
-    }
 
     private QpAttr every(QueuePair qp, QpState from, QpState to) {
         return RcAttrs.every(from, to, AhAttr.roce(gid, fx.gidIndex(), fx.port()), mtu, fx.port(), qp.qpNum(), PSN,
@@ -450,36 +284,7 @@ public abstract class QpStateMachineSuite extends ProviderSuite {
         return qpns;
     }
 
-    private RecvWorkRequest recv(long wrId) {
-        return new RecvWorkRequest().wrId(wrId).sg(Sge.of(mr, 0, 64));
-    }
 
-    private SendWorkRequest send(long wrId, int flags) {
-        return new SendWorkRequest().wrId(wrId).flags(flags).sg(Sge.of(mr, 0, 64));
-    }
 
-    /**
-     * Posts receives 100.. and sends 200.. (every other one unsignaled) on A while B has no
-     * receive posted: B answers each SEND with an RNR NAK, and with RNR retry 7 (infinite,
-     * IBA) nothing completes, which the settle period checks.
-     */
-    private void postStalledWork(Loopback.Endpoint a, int recvs, int sends) {
-        for (int i = 0; i < recvs; i++) {
-            a.qp.postRecv(new RecvWorkRequest().wrId(100 + i).sg(Sge.of(a.recvMr, 64L * i, 64)));
-        }
-        for (int i = 0; i < sends; i++) {
-            a.qp.postSend(new SendWorkRequest().wrId(200 + i).flags(i % 2 == 0 ? SendFlags.SIGNALED : 0)
-                    .sg(Sge.of(a.sendMr, 0, 64)));
-        }
-        assertNoCompletion(a.sendCq, "A's send CQ while B has no receive posted");
-        assertNoCompletion(a.recvCq, "A's receive CQ while B sends nothing");
-    }
 
-    private static void assertFlushedInOrder(List<WorkCompletion> wcs, long firstWrId, int qpNum) {
-        for (int i = 0; i < wcs.size(); i++) {
-            WorkCompletion wc = wcs.get(i);
-            assertCompletion(wc, firstWrId + i, WcStatus.WR_FLUSH_ERR);
-            assertThat(wc.qpNum).as("qp_num of %s", wc).isEqualTo(qpNum);
-        }
-    }
 }
