@@ -15,13 +15,13 @@ public final class SoftDevice implements Device {
     private static final Map<SoftHca, Integer> USERS = new HashMap<>();
 
     private final SoftDeviceSpec spec;
-    private final SoftHca.Options options;
+    private final SoftOptions options;
 
     public SoftDevice(SoftDeviceSpec spec) {
-        this(spec, SoftHca.Options.forDevice(spec.name()));
+        this(spec, SoftOptions.forDevice(spec.name()));
     }
 
-    public SoftDevice(SoftDeviceSpec spec, SoftHca.Options options) {
+    public SoftDevice(SoftDeviceSpec spec, SoftOptions options) {
         this.spec = spec;
         this.options = options;
     }
@@ -31,11 +31,11 @@ public final class SoftDevice implements Device {
     }
 
     /** The same device, opened with other options (e.g. a pcap file). */
-    public SoftDevice withOptions(SoftHca.Options newOptions) {
+    public SoftDevice withOptions(SoftOptions newOptions) {
         return new SoftDevice(spec, newOptions);
     }
 
-    public SoftHca.Options options() {
+    public SoftOptions options() {
         return options;
     }
 

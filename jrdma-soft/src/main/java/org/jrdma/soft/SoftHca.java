@@ -31,59 +31,8 @@ import org.jrdma.verbs.VerbsException;
  * transport deterministically.
  */
 public final class SoftHca {
-    /** Who calls {@link #doWork()}. */
-    public enum ThreadingMode { DEDICATED, INVOKER }
-
-    /**
-     * How a device runs.
-     *
-     * @param threading dedicated engine thread, or stepped by the caller
-     * @param clock the time source for timers (a test may substitute its own)
-     * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
-     */
-    public record Options(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap) {
-        /**
-         * Environment variable: a directory where every opened soft device records its packets
-         * as {@code <device>.pcap} (for Wireshark/tshark).
-         */
-        public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
-
-        public static Options defaults() {
-            return new Options(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null);
-        }
-
-        /** The defaults, plus a pcap per device when {@value #PCAP_DIR_ENV} is set. */
-        static Options forDevice(String deviceName) {
-            String dir = System.getenv(PCAP_DIR_ENV);
-            return dir == null || dir.isBlank() ? defaults() : defaults().pcap(java.nio.file.Path.of(dir, deviceName + ".pcap"));
-        }
-
-        public Options datagrams(DatagramsFactory factory) {
-            return new Options(threading, clock, factory, pcap);
-        }
-
-        public Options threading(ThreadingMode mode) {
-            return new Options(mode, clock, datagrams, pcap);
-        }
-
-        public Options clock(NanoClock c) {
-            return new Options(threading, c, datagrams, pcap);
-        }
-
-        /** Records the device's packets in this pcap file (null: none). */
-        public Options pcap(java.nio.file.Path file) {
-            return new Options(threading, clock, datagrams, file);
-        }
-    }
-
-    /** A monotonic nanosecond clock. */
-    @FunctionalInterface
-    public interface NanoClock {
-        long nanoTime();
-    }
-
     private final SoftDeviceSpec spec;
-    private final Options options;
+    private final SoftOptions options;
     private final Datagrams datagrams;
     private final Gid gid;
     private final int localIpv4;
@@ -105,7 +54,7 @@ public final class SoftHca {
 
     private final org.jrdma.soft.net.PcapWriter pcap;
 
-    private SoftHca(SoftDeviceSpec spec, Options options, Datagrams datagrams) {
+    private SoftHca(SoftDeviceSpec spec, SoftOptions options, Datagrams datagrams) {
         this.spec = spec;
         this.pcap = openPcap(options.pcap());
         this.options = options;
@@ -119,7 +68,7 @@ public final class SoftHca {
     }
 
     /** Binds the device's address (or, for the default loopback device, the next free one) and starts it. */
-    static SoftHca start(SoftDeviceSpec spec, Options options) {
+    static SoftHca start(SoftDeviceSpec spec, SoftOptions options) {
         if (!(spec.address() instanceof Inet4Address)) {
             throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": only IPv4 soft devices are supported in this version");
         }
@@ -131,7 +80,7 @@ public final class SoftHca {
         return hca;
     }
 
-    private static Datagrams bind(SoftDeviceSpec spec, Options options) {
+    private static Datagrams bind(SoftDeviceSpec spec, SoftOptions options) {
         InetAddress first = spec.address();
         int tries = spec.loopbackFallback() ? 254 : 1;
         byte[] a = first.getAddress();

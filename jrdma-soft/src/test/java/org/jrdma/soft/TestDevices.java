@@ -18,10 +18,10 @@ public final class TestDevices {
 
     /** A device bound to a free 127.77.x.y address (tries the next one while taken). */
     public static SoftDevice fresh(String name) {
-        return fresh(name, SoftHca.Options.defaults());
+        return fresh(name, SoftOptions.defaults());
     }
 
-    public static SoftDevice fresh(String name, SoftHca.Options options) {
+    public static SoftDevice fresh(String name, SoftOptions options) {
         for (int attempt = 0; attempt < 1000; attempt++) {
             int n = NEXT.getAndIncrement() % 60000;
             InetAddress a = address(n);

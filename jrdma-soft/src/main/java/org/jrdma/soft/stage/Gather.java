@@ -1,6 +1,12 @@
 package org.jrdma.soft.stage;
 
 import java.lang.foreign.MemorySegment;
+import org.jrdma.soft.SoftMr;
+import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.SgList;
+import org.jrdma.verbs.Sge;
+import org.jrdma.verbs.WcStatus;
 
 /**
  * A scatter/gather list resolved at post time: for each SGE the registered segment and the
@@ -11,7 +17,7 @@ public final class Gather {
     final MemorySegment[] segments;
     final long[] offsets;
     final int[] lengths;
-    final org.jrdma.soft.SoftMr[] regions;
+    final SoftMr[] regions;
     int count;
     long totalLength;
 
@@ -19,7 +25,7 @@ public final class Gather {
         segments = new MemorySegment[Math.max(1, maxSge)];
         offsets = new long[segments.length];
         lengths = new int[segments.length];
-        regions = new org.jrdma.soft.SoftMr[segments.length];
+        regions = new SoftMr[segments.length];
     }
 
     void clear() {
@@ -31,13 +37,36 @@ public final class Gather {
         totalLength = 0;
     }
 
-    void add(org.jrdma.soft.SoftMr mr, MemorySegment segment, long offset, int length) {
+    void add(SoftMr mr, MemorySegment segment, long offset, int length) {
         regions[count] = mr;
         segments[count] = segment;
         offsets[count] = offset;
         lengths[count] = length;
         count++;
         totalLength += length;
+    }
+
+    /**
+     * Fills this list from a WR's SGEs, checked against the registered regions: lkey, same
+     * PD, range (overflow-safe) and, for receive buffers, LOCAL_WRITE. Returns null, or the
+     * status the WR will complete with. A failure is not a post error in ibverbs: the WR
+     * completes later with LOC_PROT_ERR, so it is recorded here and reported then.
+     */
+    WcStatus resolve(SgList sgl, MemoryTable memory, Object pd, boolean needLocalWrite) {
+        for (int i = 0; i < sgl.count(); i++) {
+            Sge s = sgl.get(i);
+            if (s.length < 0) {
+                return WcStatus.LOC_LEN_ERR;
+            }
+            SoftMr mr = memory.byLkey(s.lkey);
+            if (mr == null || mr.softPd() != pd || !mr.isValid() || !mr.contains(s.addr, s.length)
+                    || (needLocalWrite && (mr.access() & AccessFlags.LOCAL_WRITE) == 0)) {
+                clear();
+                return WcStatus.LOC_PROT_ERR;
+            }
+            add(mr, mr.segment(), s.addr - mr.addr(), s.length);
+        }
+        return null;
     }
 
     public long totalLength() {

@@ -1,9 +1,7 @@
 package org.jrdma.soft.stage;
 
 import java.net.InetSocketAddress;
-import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.mem.MemoryTable;
-import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Mtu;
@@ -13,7 +11,6 @@ import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.SgList;
-import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcOpcode;
@@ -343,7 +340,7 @@ public final class TransportQp {
         if (inline) {
             copyInline(w, sgl, total);
         } else {
-            w.postError = resolve(sgl, w.gather, false);
+            w.postError = w.gather.resolve(sgl, memory, pd, false);
         }
         sqTail++;
         if (state == QpState.ERR) {
@@ -357,7 +354,7 @@ public final class TransportQp {
      * registered region of the QP's PD (their lkey is checked); the copy is what is inline.
      */
     private void copyInline(SendWqe w, SgList sgl, long total) {
-        w.postError = resolve(sgl, w.gather, false);
+        w.postError = w.gather.resolve(sgl, memory, pd, false);
         if (w.postError != null) {
             return;
         }
@@ -382,33 +379,11 @@ public final class TransportQp {
         }
         w.reset();
         w.wrId = wr.wrId;
-        w.postError = resolve(wr.sgList, w.gather, true);
+        w.postError = w.gather.resolve(wr.sgList, memory, pd, true);
         rqTail++;
         if (state == QpState.ERR) {
             flush();
         }
-    }
-
-    /**
-     * Resolves SGEs against the registered regions: lkey, same PD, range (overflow-safe) and,
-     * for receive buffers, LOCAL_WRITE. A failure is not a post error in ibverbs: the WR
-     * completes later with LOC_PROT_ERR, so it is recorded here and reported then.
-     */
-    private WcStatus resolve(SgList sgl, Gather g, boolean needLocalWrite) {
-        for (int i = 0; i < sgl.count(); i++) {
-            Sge s = sgl.get(i);
-            if (s.length < 0) {
-                return WcStatus.LOC_LEN_ERR;
-            }
-            SoftMr mr = memory.byLkey(s.lkey);
-            if (mr == null || mr.softPd() != pd || !mr.isValid() || !mr.contains(s.addr, s.length)
-                    || (needLocalWrite && (mr.access() & AccessFlags.LOCAL_WRITE) == 0)) {
-                g.clear();
-                return WcStatus.LOC_PROT_ERR;
-            }
-            g.add(mr, mr.segment(), s.addr - mr.addr(), s.length);
-        }
-        return null;
     }
 
     // ------------------------------------------------------------------ completions

@@ -1,0 +1,46 @@
+package org.jrdma.soft;
+
+import org.jrdma.soft.net.DatagramsFactory;
+
+/**
+ * How a device runs.
+ *
+ * @param threading dedicated engine thread, or stepped by the caller
+ * @param clock the time source for timers (a test may substitute its own)
+ * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
+ * @param pcap a file that records the device's packets, or null
+ */
+public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap) {
+    /**
+     * Environment variable: a directory where every opened soft device records its packets
+     * as {@code <device>.pcap} (for Wireshark/tshark).
+     */
+    public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
+
+    public static SoftOptions defaults() {
+        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null);
+    }
+
+    /** The defaults, plus a pcap per device when {@value #PCAP_DIR_ENV} is set. */
+    static SoftOptions forDevice(String deviceName) {
+        String dir = System.getenv(PCAP_DIR_ENV);
+        return dir == null || dir.isBlank() ? defaults() : defaults().pcap(java.nio.file.Path.of(dir, deviceName + ".pcap"));
+    }
+
+    public SoftOptions datagrams(DatagramsFactory factory) {
+        return new SoftOptions(threading, clock, factory, pcap);
+    }
+
+    public SoftOptions threading(ThreadingMode mode) {
+        return new SoftOptions(mode, clock, datagrams, pcap);
+    }
+
+    public SoftOptions clock(NanoClock c) {
+        return new SoftOptions(threading, c, datagrams, pcap);
+    }
+
+    /** Records the device's packets in this pcap file (null: none). */
+    public SoftOptions pcap(java.nio.file.Path file) {
+        return new SoftOptions(threading, clock, datagrams, file);
+    }
+}
