@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 4-byte ACK Extended Transport Header (ROCEV2-FACTS §1.5, §1.6), carried by
  * ACKs, atomic ACKs and the first/last/only READ responses.
@@ -20,7 +18,7 @@ import java.nio.ByteBuffer;
  * is tested with {@code (syndrome & 0xE0)} like rxe's AETH_TYPE_MASK, so a set reserved bit 7
  * makes the syndrome none of ACK, RNR NAK or NAK.
  */
-public final class Aeth {
+public final class Aeth extends HeaderFlyweight<Aeth> {
     public static final int LENGTH = 4;
     public static final int SYNDROME_OFFSET = 0;
     /** MSN is the low 24 bits of the word at offset 0. */
@@ -46,23 +44,6 @@ public final class Aeth {
     public static final int NAK_REMOTE_OPERATIONAL_ERROR = 0x63;
     public static final int NAK_INVALID_RD_REQUEST = 0x64;
 
-    private ByteBuffer buffer;
-    private int offset;
-
-    public Aeth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
-
     public int syndrome() {
         return buffer.get(offset + SYNDROME_OFFSET) & 0xFF;
     }
@@ -73,11 +54,11 @@ public final class Aeth {
     }
 
     public int msn() {
-        return buffer.getInt(offset) & Psn.MASK;
+        return get24(SYNDROME_OFFSET);
     }
 
     public Aeth msn(int msn) {
-        buffer.putInt(offset, (buffer.getInt(offset) & ~Psn.MASK) | (msn & Psn.MASK));
+        put24(SYNDROME_OFFSET, msn);
         return this;
     }
 

@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 8-byte Atomic Acknowledge Extended Transport Header (ROCEV2-FACTS §1.5):
  * the value the target held before the atomic, following the AETH of an ATOMIC_ACKNOWLEDGE.
@@ -15,26 +13,9 @@ import java.nio.ByteBuffer;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  */
-public final class AtomicAckEth {
+public final class AtomicAckEth extends HeaderFlyweight<AtomicAckEth> {
     public static final int LENGTH = 8;
     public static final int ORIGINAL_OFFSET = 0;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    public AtomicAckEth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     public long originalValue() {
         return buffer.getLong(offset + ORIGINAL_OFFSET);

@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 28-byte Atomic Extended Transport Header (ROCEV2-FACTS §1.5), carried by
  * COMPARE_SWAP and FETCH_ADD. It is packed: the 64-bit fields at 12 and 20 are not 8-byte
@@ -28,29 +26,12 @@ import java.nio.ByteBuffer;
  * swap/add and compare is unused (rxe sends 0). The VA must be 8-byte aligned; rxe NAKs a
  * misaligned one as an invalid request.
  */
-public final class AtomicEth {
+public final class AtomicEth extends HeaderFlyweight<AtomicEth> {
     public static final int LENGTH = 28;
     public static final int VA_OFFSET = 0;
     public static final int RKEY_OFFSET = 8;
     public static final int SWAP_ADD_OFFSET = 12;
     public static final int COMPARE_OFFSET = 20;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    public AtomicEth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     public long va() {
         return buffer.getLong(offset + VA_OFFSET);

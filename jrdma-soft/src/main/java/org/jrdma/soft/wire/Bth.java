@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 12-byte Base Transport Header (ROCEV2-FACTS §1.3), big-endian.
  *
@@ -21,7 +19,7 @@ import java.nio.ByteBuffer;
  * Byte 4 (FECN, BECN, Resv6a) is the "resv8a" byte the ICRC masks to 0xFF (§1.8), because
  * switches may set FECN/BECN in flight. Setters mask their argument to the field's width.
  */
-public final class Bth {
+public final class Bth extends HeaderFlyweight<Bth> {
     public static final int LENGTH = 12;
 
     public static final int OPCODE_OFFSET = 0;
@@ -53,24 +51,6 @@ public final class Bth {
     public static final int GSI_QPN = 1;
     /** The multicast destination QPN. */
     public static final int MULTICAST_QPN = 0xFFFFFF;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    /** Points this flyweight at the BTH that starts at {@code offset}; the buffer must be big-endian. */
-    public Bth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     /** Zeroes all 12 bytes, so a header being built starts from reserved bits = 0 and TVer = 0. */
     public Bth clear() {
@@ -150,7 +130,7 @@ public final class Bth {
     }
 
     public int destQp() {
-        return buffer.getInt(offset + RESV8A_OFFSET) & QPN_MASK;
+        return get24(RESV8A_OFFSET);
     }
 
     public Bth destQp(int qpn) {
@@ -167,7 +147,7 @@ public final class Bth {
     }
 
     public int psn() {
-        return buffer.getInt(offset + ACK_REQ_OFFSET) & Psn.MASK;
+        return get24(ACK_REQ_OFFSET);
     }
 
     public Bth psn(int psn) {
@@ -192,11 +172,5 @@ public final class Bth {
         int b = buffer.get(offset + byteOffset);
         buffer.put(offset + byteOffset, (byte) (on ? b | mask : b & ~mask));
         return this;
-    }
-
-    /** Writes the low 24 bits of the word at {@code wordOffset}, keeping its top byte. */
-    private void put24(int wordOffset, int value) {
-        int word = buffer.getInt(offset + wordOffset);
-        buffer.putInt(offset + wordOffset, (word & ~QPN_MASK) | (value & QPN_MASK));
     }
 }

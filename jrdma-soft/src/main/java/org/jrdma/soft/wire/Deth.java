@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 8-byte Datagram Extended Transport Header (ROCEV2-FACTS §1.5), carried by
  * every UD packet.
@@ -16,7 +14,7 @@ import java.nio.ByteBuffer;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  */
-public final class Deth {
+public final class Deth extends HeaderFlyweight<Deth> {
     public static final int LENGTH = 8;
     public static final int QKEY_OFFSET = 0;
     /** Source QP is the low 24 bits of the word at offset 4. */
@@ -24,23 +22,6 @@ public final class Deth {
 
     /** The Q_Key QP1 must be addressed with (rxe GSI_QKEY, §1.10). */
     public static final int GSI_QKEY = 0x80010000;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    public Deth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     public int qkey() {
         return buffer.getInt(offset + QKEY_OFFSET);
@@ -52,7 +33,7 @@ public final class Deth {
     }
 
     public int srcQp() {
-        return buffer.getInt(offset + 4) & Bth.QPN_MASK;
+        return get24(4);
     }
 
     /** Sets the source QP and zeroes the reserved byte in front of it. */

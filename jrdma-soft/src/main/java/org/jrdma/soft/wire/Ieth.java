@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 4-byte Invalidate Extended Transport Header (ROCEV2-FACTS §1.5), carried
  * by SEND_LAST/ONLY_WITH_INVALIDATE.
@@ -14,26 +12,9 @@ import java.nio.ByteBuffer;
  *  +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
  * </pre>
  */
-public final class Ieth {
+public final class Ieth extends HeaderFlyweight<Ieth> {
     public static final int LENGTH = 4;
     public static final int RKEY_OFFSET = 0;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    public Ieth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     public int rkey() {
         return buffer.getInt(offset + RKEY_OFFSET);

@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 4-byte Immediate Data header (ROCEV2-FACTS §1.5).
  *
@@ -16,26 +14,9 @@ import java.nio.ByteBuffer;
  * The value is opaque; the int returned is the four bytes read in network order, which is
  * what ibv_wc.imm_data holds (it is big-endian in ibverbs too).
  */
-public final class ImmDt {
+public final class ImmDt extends HeaderFlyweight<ImmDt> {
     public static final int LENGTH = 4;
     public static final int IMMEDIATE_OFFSET = 0;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    public ImmDt wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     public int immediate() {
         return buffer.getInt(offset + IMMEDIATE_OFFSET);

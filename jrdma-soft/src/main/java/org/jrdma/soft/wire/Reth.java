@@ -1,7 +1,5 @@
 package org.jrdma.soft.wire;
 
-import java.nio.ByteBuffer;
-
 /**
  * Flyweight over the 16-byte RDMA Extended Transport Header (ROCEV2-FACTS §1.5), carried by
  * RDMA WRITE FIRST/ONLY and RDMA READ REQUEST.
@@ -22,28 +20,11 @@ import java.nio.ByteBuffer;
  *
  * DMA Length is the length of the whole RDMA operation, not of this packet; it is unsigned.
  */
-public final class Reth {
+public final class Reth extends HeaderFlyweight<Reth> {
     public static final int LENGTH = 16;
     public static final int VA_OFFSET = 0;
     public static final int RKEY_OFFSET = 8;
     public static final int DMA_LENGTH_OFFSET = 12;
-
-    private ByteBuffer buffer;
-    private int offset;
-
-    public Reth wrap(ByteBuffer buffer, int offset) {
-        this.buffer = Flyweights.requireBigEndian(buffer);
-        this.offset = offset;
-        return this;
-    }
-
-    public ByteBuffer buffer() {
-        return buffer;
-    }
-
-    public int offset() {
-        return offset;
-    }
 
     public long va() {
         return buffer.getLong(offset + VA_OFFSET);

@@ -53,7 +53,7 @@ public final class RxPacket {
         if (offset < 0 || length < 0 || offset > buffer.limit() - length) {
             throw new IllegalArgumentException("range [" + offset + ", +" + length + ") outside the buffer");
         }
-        this.buffer = Flyweights.requireBigEndian(buffer);
+        this.buffer = HeaderFlyweight.requireBigEndian(buffer);
         this.offset = offset;
         this.length = length;
         this.opcode = NOT_PARSED;
