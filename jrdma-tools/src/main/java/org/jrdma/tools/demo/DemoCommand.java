@@ -1,12 +1,12 @@
 package org.jrdma.tools.demo;
 
 import org.jrdma.tools.rc.EndpointConfig;
+import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.tools.rc.RcEndpoint;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jrdma.bootstrap.Mtus;
 import org.jrdma.tools.Main;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.VerbsException;
@@ -26,8 +26,8 @@ public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
-    String device;
+    @CommandLine.Mixin
+    RcFlags rc;
 
     @Option(names = "--bootstrap", paramLabel = "tcp|file|static", defaultValue = "tcp",
             description = "Out-of-band channel (default: ${DEFAULT-VALUE}).")
@@ -36,18 +36,6 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, defaultValue = "0",
             description = "TCP port of the exchange; 0 (default) picks a free one, since both ends are in this process.")
     int port;
-
-    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "Bytes per message (default: ${DEFAULT-VALUE}).")
-    int size;
-
-    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "Round trips (default: ${DEFAULT-VALUE}).")
-    int iters;
-
-    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "Path MTU: 256..4096 (default: ${DEFAULT-VALUE}).")
-    int mtu;
-
-    @Option(names = {"-e", "--events"}, description = "Sleep on completion events instead of busy polling.")
-    boolean events;
 
     @Option(names = "--json", description = "Print one JSON object instead of the phases.")
     boolean json;
@@ -60,22 +48,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (size < 0 || size > (8 << 20)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--size must be 0..8388608, not " + size);
-        }
-        if (iters < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--iters must be at least 1, not " + iters);
-        }
         if (!bootstrap.equals("tcp") && !bootstrap.equals("file") && !bootstrap.equals("static")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--bootstrap must be tcp, file or static, not " + bootstrap);
+            throw rc.usage("--bootstrap must be tcp, file or static, not " + bootstrap);
         }
-        if (port < 0 || port > 65535) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0..65535, not " + port);
-        }
-        EndpointConfig config = new EndpointConfig(device, bootstrap, port, size, iters, events, Mtus.of(mtu), Duration.ofMillis(timeoutMs));
+        EndpointConfig config = rc.toConfig(bootstrap, port, Duration.ofMillis(timeoutMs));
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
-            out.printf("jrdma demo: %d × %d B by RDMA SEND/RECV, path MTU %d, %s bootstrap%n", iters, size, mtu, bootstrap);
+            out.printf("jrdma demo: %d × %d B by RDMA SEND/RECV, path MTU %d, %s bootstrap%n", rc.iters, rc.size, rc.mtu, bootstrap);
         }
         DemoResult r = new Demo(config, p -> {
             if (!json) {

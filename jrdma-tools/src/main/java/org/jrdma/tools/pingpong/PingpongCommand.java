@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jrdma.bootstrap.Exchange;
-import org.jrdma.bootstrap.Mtus;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.tools.Main;
 import org.jrdma.tools.rc.EndpointConfig;
+import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.tools.rc.RcEndpoint;
 import org.jrdma.verbs.Device;
 import org.jrdma.verbs.Verbs;
@@ -31,26 +31,14 @@ public final class PingpongCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Mixin
+    RcFlags rc;
+
     @Parameters(arity = "0..1", paramLabel = "HOST", description = "The server to connect to (omit to be the server).")
     String host;
 
     @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}).")
     int port;
-
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first).")
-    String device;
-
-    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "Bytes per message (default: ${DEFAULT-VALUE}).")
-    int size;
-
-    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "Path MTU (default: ${DEFAULT-VALUE}).")
-    int mtu;
-
-    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "Round trips (default: ${DEFAULT-VALUE}).")
-    int iters;
-
-    @Option(names = {"-e", "--events"}, description = "Sleep on completion events instead of busy polling.")
-    boolean events;
 
     @Option(names = {"-g", "--gid-idx"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}; RoCE needs a GRH).")
     int gidIndex;
@@ -61,11 +49,13 @@ public final class PingpongCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (gidIndex != 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--gid-idx: soft devices have one GID, index 0");
+            throw rc.usage("--gid-idx: soft devices have one GID, index 0");
         }
-        EndpointConfig config = new EndpointConfig(device, "tcp", port, size, iters, events, Mtus.of(mtu), Duration.ofMillis(timeoutMs));
+        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs));
+        int iters = config.iters();
+        int size = config.size();
         PrintWriter out = spec.commandLine().getOut();
-        Device dev = Verbs.device(device);
+        Device dev = Verbs.device(config.device());
         boolean server = host == null;
         TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout());
         Exchange exchange = server ? TcpExchange.server(port, options) : TcpExchange.client(host, port, options);

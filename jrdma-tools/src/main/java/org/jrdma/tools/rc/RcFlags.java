@@ -1,0 +1,49 @@
+package org.jrdma.tools.rc;
+
+import java.time.Duration;
+import org.jrdma.bootstrap.Mtus;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The flags every RC ping-pong tool shares, with ibv_rc_pingpong's names (STYLE.md §10):
+ * {@code -d/--ib-dev}, {@code -s/--size}, {@code -n/--iters}, {@code -m/--mtu}, {@code -e/--events}.
+ * A picocli mixin, so {@code demo} and {@code pingpong} parse and check them the same way.
+ */
+public final class RcFlags {
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
+    public String device;
+
+    @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "Bytes per message (default: ${DEFAULT-VALUE}).")
+    public int size;
+
+    @Option(names = {"-n", "--iters"}, defaultValue = "1000", description = "Round trips (default: ${DEFAULT-VALUE}).")
+    public int iters;
+
+    @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "Path MTU: 256, 512, 1024, 2048 or 4096 (default: ${DEFAULT-VALUE}).")
+    public int mtu;
+
+    @Option(names = {"-e", "--events"}, description = "Sleep on completion events instead of busy polling.")
+    public boolean events;
+
+    /** Checks the values (usage errors, exit 2) and builds the endpoint configuration. */
+    public EndpointConfig toConfig(String bootstrap, int port, Duration timeout) {
+        if (size < 0 || size > (8 << 20)) {
+            throw usage("--size must be 0..8388608 (max_msg_sz), not " + size);
+        }
+        if (iters < 1) {
+            throw usage("--iters must be at least 1, not " + iters);
+        }
+        if (port < 0 || port > 65535) {
+            throw usage("--port must be 0..65535, not " + port);
+        }
+        return new EndpointConfig(device, bootstrap, port, size, iters, events, Mtus.of(mtu), timeout);
+    }
+
+    public CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}
