@@ -9,7 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code jrdma devices}: the device list, as ibv_devices prints it (plus what each is). */
-@Command(name = "devices", description = "List RDMA devices (like ibv_devices).")
+@Command(name = "devices", mixinStandardHelpOptions = true, description = "List RDMA devices (like ibv_devices).")
 public final class DevicesCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code jrdma devinfo}: device and port attributes, in ibv_devinfo's layout. */
-@Command(name = "devinfo", description = "Show device and port attributes (like ibv_devinfo).")
+@Command(name = "devinfo", mixinStandardHelpOptions = true, description = "Show device and port attributes (like ibv_devinfo).")
 public final class DevinfoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * {@code jrdma demo}: the life of an RDMA program, phase by phase, between two endpoints on
  * this host. Flag names follow rc_pingpong's.
  */
-@Command(name = "demo", description = {
+@Command(name = "demo", mixinStandardHelpOptions = true, description = {
         "Run an RDMA program's whole life between two endpoints on this host and print each phase:",
         "1) out-of-band connect, 2) exchange of LID/QPN/PSN/GID, 3) channel closed,",
         "4) QP RESET→INIT→RTR→RTS, 5) messages by RDMA SEND/RECV alone, completions polled or by events."})

@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
  * exchange carries rc_pingpong's 52-byte messages and "done", then the socket is closed and
  * every byte moves by RDMA SEND/RECV. Every message is verified (rc_pingpong's -c, always on).
  */
-@Command(name = "pingpong", description = {
+@Command(name = "pingpong", mixinStandardHelpOptions = true, description = {
         "RC ping-pong between two processes, like ibv_rc_pingpong.",
         "Server: jrdma pingpong      Client: jrdma pingpong <server-host>"})
 public final class PingpongCommand implements Callable<Integer> {
