@@ -18,8 +18,8 @@ class PingpongProcessesTest {
     @Test
     void serverAndClientProcessesPingPongWithNoDeviceFlags() throws Exception {
         int port = FreeLoopback.tcpPort();
-        Process server = start("pingpong", "-p", String.valueOf(port), "-n", "200", "-s", "1500");
-        Process client = start("pingpong", "-p", String.valueOf(port), "-n", "200", "-s", "1500", "127.0.0.1");
+        Process server = start("pingpong", "-c", "-p", String.valueOf(port), "-n", "200", "-s", "1500");
+        Process client = start("pingpong", "-c", "-p", String.valueOf(port), "-n", "200", "-s", "1500", "127.0.0.1");
         try {
             assertThat(client.waitFor(120, TimeUnit.SECONDS)).as("client finished").isTrue();
             assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("server finished").isTrue();

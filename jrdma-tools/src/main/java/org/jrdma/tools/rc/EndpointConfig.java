@@ -14,8 +14,16 @@ import org.jrdma.verbs.Mtu;
  * @param events wait for completions on a completion channel instead of busy polling
  * @param mtu path MTU
  * @param timeout deadline for the exchange and for each completion
+ * @param verify check every received byte against the peer's pattern (a jrdma peer); off for
+ *     a foreign peer such as ibv_rc_pingpong, whose buffer holds other bytes
  */
 public record EndpointConfig(String device, String bootstrap, int port, int size, int iters, boolean events, Mtu mtu,
-        Duration timeout) {
+        Duration timeout, boolean verify) {
     public static final int RX_DEPTH = 16;
+
+    /** With verification on (both ends are jrdma). */
+    public EndpointConfig(String device, String bootstrap, int port, int size, int iters, boolean events, Mtu mtu,
+            Duration timeout) {
+        this(device, bootstrap, port, size, iters, events, mtu, timeout, true);
+    }
 }

@@ -31,6 +31,10 @@ public final class RcFlags {
 
     /** Checks the values (usage errors, exit 2) and builds the endpoint configuration. */
     public EndpointConfig toConfig(String bootstrap, int port, Duration timeout) {
+        return toConfig(bootstrap, port, timeout, true);
+    }
+
+    public EndpointConfig toConfig(String bootstrap, int port, Duration timeout, boolean verify) {
         if (size < 0 || size > (8 << 20)) {
             throw usage("--size must be 0..8388608 (max_msg_sz), not " + size);
         }
@@ -40,7 +44,7 @@ public final class RcFlags {
         if (port < 0 || port > 65535) {
             throw usage("--port must be 0..65535, not " + port);
         }
-        return new EndpointConfig(device, bootstrap, port, size, iters, events, Mtus.of(mtu), timeout);
+        return new EndpointConfig(device, bootstrap, port, size, iters, events, Mtus.of(mtu), timeout, verify);
     }
 
     public CommandLine.ParameterException usage(String message) {
