@@ -85,29 +85,23 @@ public final class Gather {
 
     /**
      * Copies {@code length} bytes starting {@code from} bytes into this list to {@code dst} at
-     * {@code dstOffset} (gather). The list is short (≤ 32 SGEs), so a walk from the start is
-     * cheap and needs no cursor to rewind on retransmission.
+     * {@code dstOffset} (gather).
      */
     public void copyOut(long from, MemorySegment dst, long dstOffset, int length) {
-        int i = 0;
-        long skip = from;
-        while (i < count && skip >= lengths[i]) {
-            skip -= lengths[i];
-            i++;
-        }
-        int left = length;
-        while (left > 0) {
-            int n = (int) Math.min(left, lengths[i] - skip);
-            MemorySegment.copy(segments[i], offsets[i] + skip, dst, dstOffset, n);
-            dstOffset += n;
-            left -= n;
-            skip = 0;
-            i++;
-        }
+        copy(from, dst, dstOffset, length, true);
     }
 
     /** Copies {@code length} bytes from {@code src} into this list starting {@code at} bytes in (scatter). */
     public void copyIn(MemorySegment src, long srcOffset, long at, int length) {
+        copy(at, src, srcOffset, length, false);
+    }
+
+    /**
+     * Walks the list from the start to byte {@code at}, then copies SGE by SGE between it and
+     * {@code other}. The list is short (≤ 32 SGEs), so a walk from the start is cheap and needs
+     * no cursor to rewind on retransmission.
+     */
+    private void copy(long at, MemorySegment other, long otherOffset, int length, boolean outOfList) {
         int i = 0;
         long skip = at;
         while (i < count && skip >= lengths[i]) {
@@ -117,8 +111,12 @@ public final class Gather {
         int left = length;
         while (left > 0) {
             int n = (int) Math.min(left, lengths[i] - skip);
-            MemorySegment.copy(src, srcOffset, segments[i], offsets[i] + skip, n);
-            srcOffset += n;
+            if (outOfList) {
+                MemorySegment.copy(segments[i], offsets[i] + skip, other, otherOffset, n);
+            } else {
+                MemorySegment.copy(other, otherOffset, segments[i], offsets[i] + skip, n);
+            }
+            otherOffset += n;
             left -= n;
             skip = 0;
             i++;
