@@ -25,6 +25,14 @@ public interface Context extends AutoCloseable {
     /** ibv_create_cq with at least {@code cqe} entries; {@code channel} may be null. */
     CompletionQueue createCq(int cqe, CompletionChannel channel);
 
+    /**
+     * ibv_get_async_event with a deadline: the next asynchronous event of this context (QP
+     * fatal, communication established, SRQ limit, port events …); ETIMEDOUT when none came.
+     */
+    default AsyncEvent getAsyncEvent(java.time.Duration timeout) {
+        throw VerbsException.unsupported("get_async_event");
+    }
+
     /** ibv_close_device: releases everything created from this context. */
     @Override
     void close();

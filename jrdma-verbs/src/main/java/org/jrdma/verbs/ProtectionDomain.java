@@ -20,6 +20,16 @@ public interface ProtectionDomain extends AutoCloseable {
         throw VerbsException.unsupported("create_ah");
     }
 
+    /** ibv_create_srq. */
+    default SharedReceiveQueue createSrq(SrqInitAttr attr) {
+        throw VerbsException.unsupported("create_srq");
+    }
+
+    /** ibv_alloc_mw. */
+    default MemoryWindow allocMw(MwType type) {
+        throw VerbsException.unsupported("alloc_mw");
+    }
+
     /** ibv_dealloc_pd: refused with EBUSY while MRs or QPs remain. */
     @Override
     void close();

@@ -9,6 +9,7 @@ public final class QpInitAttr {
     private QpType qpType = QpType.RC;
     private QpCap cap = new QpCap(16, 16, 1, 1, 0);
     private boolean sqSigAll;
+    private SharedReceiveQueue srq;
 
     public QpInitAttr sendCq(CompletionQueue cq) {
         this.sendCq = cq;
@@ -39,6 +40,16 @@ public final class QpInitAttr {
     public QpInitAttr sqSigAll(boolean sigAll) {
         this.sqSigAll = sigAll;
         return this;
+    }
+
+    /** Receives come from this SRQ instead of the QP's own receive queue. */
+    public QpInitAttr srq(SharedReceiveQueue s) {
+        this.srq = s;
+        return this;
+    }
+
+    public SharedReceiveQueue srq() {
+        return srq;
     }
 
     public CompletionQueue sendCq() {

@@ -39,6 +39,15 @@ public interface QueuePair extends AutoCloseable {
     /** ibv_post_send: EINVAL before RTS, ENOMEM when the send queue is full. */
     void postSend(SendWorkRequest wr);
 
+    /**
+     * ibv_bind_mw for a type-1 window: posts a bind on this QP's send queue; the window's new
+     * rkey is returned at once and valid once the bind completes (a BIND_MW completion when
+     * {@code signaled}).
+     */
+    default int bindMw(MemoryWindow mw, MwBind bind, long wrId, boolean signaled) {
+        throw VerbsException.unsupported("bind_mw");
+    }
+
     /** ibv_destroy_qp. */
     @Override
     void close();

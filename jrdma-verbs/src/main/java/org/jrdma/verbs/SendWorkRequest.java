@@ -24,6 +24,9 @@ public final class SendWorkRequest {
     public int remoteQkey;
     /** SEND_WITH_INV / LOCAL_INV: the rkey to invalidate. */
     public int invalidateRkey;
+    /** BIND_MW (type 2): the window, and what to bind it to. */
+    public MemoryWindow mw;
+    public MwBind bind;
 
     public SendWorkRequest wrId(long id) {
         this.wrId = id;
@@ -59,6 +62,23 @@ public final class SendWorkRequest {
     public SendWorkRequest rdma(long remoteAddr, int rkey) {
         this.remoteAddr = remoteAddr;
         this.rkey = rkey;
+        return this;
+    }
+
+    /** Atomics: CMP_AND_SWP compares with {@code compare} and writes {@code swap}; FETCH_AND_ADD adds {@code compareAdd}. */
+    public SendWorkRequest atomic(long remoteAddr, int rkey, long compareAdd, long swap) {
+        this.remoteAddr = remoteAddr;
+        this.rkey = rkey;
+        this.compareAdd = compareAdd;
+        this.swap = swap;
+        return this;
+    }
+
+    /** UD: where the datagram goes. */
+    public SendWorkRequest ud(AddressHandle ah, int remoteQpn, int remoteQkey) {
+        this.ah = ah;
+        this.remoteQpn = remoteQpn;
+        this.remoteQkey = remoteQkey;
         return this;
     }
 
