@@ -63,6 +63,7 @@ final class Engine {
                     continue;
                 }
                 work += completer.onTimers(t, now);
+                work += responder.doWork(t, TX_BURST);
                 work += requester.doWork(t, now, TX_BURST);
             }
         }
@@ -144,10 +145,8 @@ final class Engine {
             t.counters.increment(QpCounter.RCVD_PACKETS);
             if (request) {
                 responder.onRequest(t, packet, rxData);
-            } else if (op == Operation.ACK) {
-                completer.onAck(t, packet, hca.clock().nanoTime());
             } else {
-                hca.drop(DropReason.UNSUPPORTED_OPCODE); // READ responses / atomic ACKs: not in this version
+                completer.onResponse(t, packet, rxData, hca.clock().nanoTime());
             }
         }
     }

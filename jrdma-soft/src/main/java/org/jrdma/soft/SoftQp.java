@@ -37,8 +37,6 @@ public final class SoftQp implements QueuePair {
     // Attributes kept only to be reported by query (the transport does not use them).
     private int pkeyIndex;
     private int portNum;
-    private int maxRdAtomic;
-    private int maxDestRdAtomic;
     private boolean closed;
 
     SoftQp(SoftPd pd, SoftHca hca, int qpn, QpInitAttr init) {
@@ -180,10 +178,10 @@ public final class SoftQp implements QueuePair {
                 transport.setMinRnrTimer(attr.minRnrTimer());
             }
             if (QpAttrMask.MAX_QP_RD_ATOMIC.in(mask)) {
-                maxRdAtomic = attr.maxRdAtomic();
+                transport.setMaxRdAtomic(attr.maxRdAtomic());
             }
             if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask)) {
-                maxDestRdAtomic = attr.maxDestRdAtomic();
+                transport.setMaxDestRdAtomic(attr.maxDestRdAtomic());
             }
             transport.moveTo(target);
             if (target == QpState.RESET) {
@@ -232,8 +230,8 @@ public final class SoftQp implements QueuePair {
                 .cap(cap)
                 .pkeyIndex(pkeyIndex)
                 .port(portNum)
-                .maxRdAtomic(maxRdAtomic)
-                .maxDestRdAtomic(maxDestRdAtomic)
+                .maxRdAtomic(transport.maxRdAtomic())
+                .maxDestRdAtomic(transport.maxDestRdAtomic())
                 .minRnrTimer(transport.minRnrTimer())
                 .timeout(transport.timeout())
                 .retryCnt(transport.retryCnt())

@@ -10,59 +10,118 @@ import org.jrdma.soft.stage.PacketOut;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.TransportQp;
 import org.jrdma.soft.wire.Aeth;
+import org.jrdma.soft.wire.AtomicAckEth;
+import org.jrdma.soft.wire.AtomicEth;
 import org.jrdma.soft.wire.Bth;
+import org.jrdma.soft.wire.ExtHeader;
 import org.jrdma.soft.wire.Icrc;
 import org.jrdma.soft.wire.ImmDt;
+import org.jrdma.soft.wire.Opcode;
 import org.jrdma.soft.wire.OpcodeTable;
 import org.jrdma.soft.wire.Pad;
+import org.jrdma.soft.wire.Reth;
 
 /**
- * Builds RoCEv2 packets in one reused direct buffer and sends them. The ICRC is computed for
- * the IPv4 header the kernel will write: ID 0 and DF (see {@link UdpDatagrams}), source and
- * destination addresses, UDP ports 4791 → 4791 and lengths from the packet size.
+ * Builds RoCEv2 packets in one reused direct buffer and sends them. The opcode's row in the
+ * opcode table says which extension headers follow the BTH and where; the payload and its pad
+ * follow them. The ICRC is computed for the IPv4 header the kernel will write: ID 0 and DF
+ * (see {@link UdpDatagrams}), the two addresses, UDP 4791 → 4791 and the lengths.
  */
 final class WireOut implements PacketOut {
     private static final int MAX_PACKET = 8192;
-    private static final int ACK_OPCODE = 0x11;
+    private static final int READ_REQUEST = 0x0C;
+    private static final int ACKNOWLEDGE = 0x11;
+    private static final int ATOMIC_ACKNOWLEDGE = 0x12;
 
     private final SoftHca hca;
     private final ByteBuffer tx = ByteBuffer.allocateDirect(MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment txData = MemorySegment.ofBuffer(tx);
     private final Bth bth = new Bth();
+    private final Reth reth = new Reth();
     private final ImmDt immDt = new ImmDt();
     private final Aeth aeth = new Aeth();
+    private final AtomicEth atomicEth = new AtomicEth();
+    private final AtomicAckEth atomicAckEth = new AtomicAckEth();
     private final Icrc icrc = new Icrc();
 
     WireOut(SoftHca hca) {
         this.hca = hca;
     }
 
-    @Override
-    public void sendRequest(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, boolean withImm,
-            int immData, Gather gather, long offset, int length) {
-        int pad = Pad.count(length);
-        bth.wrap(tx, 0).clear().opcode(opcode).se(solicited).padCount(pad).pkey(Bth.DEFAULT_PKEY)
+    /** Writes the BTH and returns the opcode's row; the caller fills the extension headers. */
+    private Opcode begin(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
+        bth.wrap(tx, 0).clear().opcode(opcode).se(solicited).padCount(Pad.count(payload)).pkey(Bth.DEFAULT_PKEY)
                 .destQp(qp.destQpn()).ackReq(ackReq).psn(psn);
-        int pos = Bth.LENGTH;
-        if (withImm) {
-            immDt.wrap(tx, pos).immediate(immData);
-            pos += ImmDt.LENGTH;
+        return OpcodeTable.get(opcode);
+    }
+
+    @Override
+    public void sendData(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, long va, int rkey,
+            int dmaLength, int immData, Gather gather, long offset, int length) {
+        Opcode op = begin(qp, opcode, psn, ackReq, solicited, length);
+        if (op.has(ExtHeader.RETH)) {
+            reth.wrap(tx, op.rethOffset()).va(va).rkey(rkey).dmaLength(dmaLength);
         }
+        if (op.has(ExtHeader.IMM_DT)) {
+            immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+        }
+        int pos = op.headerLength();
         if (length > 0) {
             gather.copyOut(offset, txData, pos, length);
-            pos += length;
         }
-        for (int i = 0; i < pad; i++) {
-            tx.put(pos++, (byte) 0);
+        transmit(qp, pad(pos + length, length));
+    }
+
+    @Override
+    public void sendReadRequest(TransportQp qp, int psn, long va, int rkey, int length) {
+        Opcode op = begin(qp, READ_REQUEST, psn, true, false, 0);
+        reth.wrap(tx, op.rethOffset()).va(va).rkey(rkey).dmaLength(length);
+        transmit(qp, op.headerLength());
+    }
+
+    @Override
+    public void sendAtomic(TransportQp qp, int opcode, int psn, long va, int rkey, long swapAdd, long compare) {
+        Opcode op = begin(qp, opcode, psn, true, false, 0);
+        atomicEth.wrap(tx, op.atomicEthOffset()).va(va).rkey(rkey).swapAdd(swapAdd).compare(compare);
+        transmit(qp, op.headerLength());
+    }
+
+    @Override
+    public void sendReadResponse(TransportQp qp, int opcode, int psn, int msn, MemorySegment src, long srcOffset,
+            int length) {
+        Opcode op = begin(qp, opcode, psn, false, false, length);
+        if (op.has(ExtHeader.AETH)) {
+            aeth.wrap(tx, op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
         }
-        transmit(qp, pos);
+        int pos = op.headerLength();
+        if (length > 0) {
+            MemorySegment.copy(src, srcOffset, txData, pos, length);
+        }
+        transmit(qp, pad(pos + length, length));
+    }
+
+    @Override
+    public void sendAtomicAck(TransportQp qp, int psn, int msn, long original) {
+        Opcode op = begin(qp, ATOMIC_ACKNOWLEDGE, psn, false, false, 0);
+        aeth.wrap(tx, op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
+        atomicAckEth.wrap(tx, op.atomicAckEthOffset()).originalValue(original);
+        transmit(qp, op.headerLength());
     }
 
     @Override
     public void sendAck(TransportQp qp, int syndrome, int psn, int msn) {
-        bth.wrap(tx, 0).clear().opcode(ACK_OPCODE).pkey(Bth.DEFAULT_PKEY).destQp(qp.destQpn()).psn(psn);
-        aeth.wrap(tx, OpcodeTable.get(ACK_OPCODE).aethOffset()).syndrome(syndrome).msn(msn);
-        transmit(qp, Bth.LENGTH + Aeth.LENGTH);
+        Opcode op = begin(qp, ACKNOWLEDGE, psn, false, false, 0);
+        aeth.wrap(tx, op.aethOffset()).syndrome(syndrome).msn(msn);
+        transmit(qp, op.headerLength());
+    }
+
+    /** Zeroes the pad bytes after a payload ending at {@code end}; returns the new end. */
+    private int pad(int end, int payload) {
+        int pad = Pad.count(payload);
+        for (int i = 0; i < pad; i++) {
+            tx.put(end + i, (byte) 0);
+        }
+        return end + pad;
     }
 
     /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends the datagram. */

@@ -43,7 +43,16 @@ final class RcPair implements AutoCloseable {
     final MemoryRegion mrA;
     final MemoryRegion mrB;
 
+    static final int REMOTE_ALL = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+            | AccessFlags.REMOTE_ATOMIC;
+
     RcPair(SoftDevice device, Mtu mtu, int timeout, int retry, int rnrRetry, int minRnrTimer, int bytes) {
+        this(device, mtu, timeout, retry, rnrRetry, minRnrTimer, bytes, AccessFlags.LOCAL_WRITE, 0, 1);
+    }
+
+    /** With the MRs registered with {@code mrAccess}, the QPs' access flags and max rd/atomic depth. */
+    RcPair(SoftDevice device, Mtu mtu, int timeout, int retry, int rnrRetry, int minRnrTimer, int bytes, int mrAccess,
+            int qpAccess, int rdAtomic) {
         ctx = device.open();
         pd = ctx.allocPd();
         cqA = ctx.createCq(256, null);
@@ -52,17 +61,19 @@ final class RcPair implements AutoCloseable {
         b = pd.createQp(new QpInitAttr().cq(cqB).cap(new QpCap(64, 64, 4, 4, 64)));
         bufA = arena.allocate(bytes, 64);
         bufB = arena.allocate(bytes, 64);
-        mrA = pd.registerMemory(bufA, AccessFlags.LOCAL_WRITE);
-        mrB = pd.registerMemory(bufB, AccessFlags.LOCAL_WRITE);
-        connect(a, b.qpNum(), 0x10, 0x20, mtu, timeout, retry, rnrRetry, minRnrTimer);
-        connect(b, a.qpNum(), 0x20, 0x10, mtu, timeout, retry, rnrRetry, minRnrTimer);
+        mrA = pd.registerMemory(bufA, mrAccess);
+        mrB = pd.registerMemory(bufB, mrAccess);
+        connect(a, b.qpNum(), 0x10, 0x20, mtu, timeout, retry, rnrRetry, minRnrTimer, qpAccess, rdAtomic);
+        connect(b, a.qpNum(), 0x20, 0x10, mtu, timeout, retry, rnrRetry, minRnrTimer, qpAccess, rdAtomic);
     }
 
-    private void connect(QueuePair qp, int remote, int sqPsn, int rqPsn, Mtu mtu, int timeout, int retry, int rnr, int minRnr) {
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(0));
-        qp.modify(new QpAttr().state(QpState.RTR).pathMtu(mtu).destQpNum(remote).rqPsn(rqPsn).maxDestRdAtomic(1)
+    private void connect(QueuePair qp, int remote, int sqPsn, int rqPsn, Mtu mtu, int timeout, int retry, int rnr, int minRnr,
+            int qpAccess, int rdAtomic) {
+        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(qpAccess));
+        qp.modify(new QpAttr().state(QpState.RTR).pathMtu(mtu).destQpNum(remote).rqPsn(rqPsn).maxDestRdAtomic(rdAtomic)
                 .minRnrTimer(minRnr).ahAttr(AhAttr.roce(ctx.queryGid(1, 0), 0, 1)));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(retry).rnrRetry(rnr).maxRdAtomic(1));
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(retry).rnrRetry(rnr)
+                .maxRdAtomic(rdAtomic));
     }
 
     SoftHca hca() {

@@ -1,33 +1,46 @@
 package org.jrdma.soft.stage;
 
+import java.lang.foreign.MemorySegment;
 import org.jrdma.soft.wire.Aeth;
+import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.WcStatus;
 
 /**
- * The acknowledgement path (rxe_comp.c): ACKs complete send WQEs, NAKs and the local ACK
- * timer rewind the requester (go-back-N from the first unacknowledged PSN), RNR NAKs pause it
- * for the responder's timer, and exhausted retry counters end in an error completion with the
- * QP in ERR and everything else flushed — never a silent hang.
+ * The acknowledgement path (rxe_comp.c): ACKs complete SENDs and WRITEs, READ responses and
+ * atomic ACKs complete READs and atomics, NAKs and the local ACK timer rewind the requester
+ * (go-back-N from the first unacknowledged PSN), RNR NAKs pause it for the responder's timer,
+ * and exhausted retry counters end in an error completion with the QP in ERR and everything
+ * else flushed — never a silent hang.
  */
 public final class Completer {
+    /** Where an atomic's original value is staged (host byte order) before it is scattered. */
+    private final long[] original = new long[1];
+    private final MemorySegment originalBytes = MemorySegment.ofArray(original);
 
-    /** Handles an ACKNOWLEDGE packet for {@code qp}. */
-    public void onAck(TransportQp qp, RxPacket pkt, long now) {
+    /** Handles a response packet (ACKNOWLEDGE, READ response, ATOMIC ACKNOWLEDGE) for {@code qp}. */
+    public void onResponse(TransportQp qp, RxPacket pkt, MemorySegment data, long now) {
         if (!(qp.state == QpState.RTS || qp.state == QpState.SQD)) {
             qp.count(QpCounter.COMPLETER_DROPS);
             return;
         }
         int psn = pkt.bth().psn();
-        // A response can only be for a PSN we have sent: [compPsn - 2^23, reqPsn). Anything at
-        // or beyond reqPsn is forged or corrupt (SEC-15: no completion for PSNs never sent).
+        // A response can only be for a PSN we have sent: at or beyond reqPsn it is forged or
+        // corrupt (SEC-15: no completion for PSNs never sent).
         if (Psn.compare(psn, qp.reqPsn) >= 0) {
             qp.count(QpCounter.COMPLETER_DROPS);
             return;
         }
-        int syndrome = pkt.aeth().syndrome();
+        switch (pkt.opcode().operation()) {
+            case READ_RESPONSE -> onReadResponse(qp, pkt, data, now);
+            case ATOMIC_ACK -> onAtomicAck(qp, pkt, now);
+            default -> onAck(qp, pkt.aeth().syndrome(), psn, now);
+        }
+    }
+
+    private void onAck(TransportQp qp, int syndrome, int psn, long now) {
         qp.count(QpCounter.ACKS_RCVD);
         if (Aeth.isAck(syndrome)) {
             ackThrough(qp, psn, now);
@@ -45,19 +58,47 @@ public final class Completer {
         if (Psn.compare(psn, qp.compPsn) < 0) {
             return; // stale or duplicated ACK: nothing new
         }
-        completeBefore(qp, Psn.next(psn));
+        if (!completeBefore(qp, Psn.next(psn), now)) {
+            return; // a READ/atomic response was lost: completeBefore started the retry
+        }
         qp.compPsn = Psn.next(psn);
         progress(qp, now);
     }
 
-    /** Completes, in order, every PENDING WQE whose last PSN is before {@code psn}. */
-    private void completeBefore(TransportQp qp, int psn) {
+    /**
+     * Completes, in order, the WQEs that end before {@code psn}: SENDs and WRITEs (an ACK of a
+     * later PSN acknowledges them) and finished local work. A READ or atomic in that range
+     * whose response has not come means the response was lost — the responder answers in order
+     * — so the requester goes back to it (rxe: ERROR_RETRY); returns false then.
+     */
+    private boolean completeBefore(TransportQp qp, int psn, long now) {
         while (qp.sqHead < qp.sqNext) {
             SendWqe w = qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)];
+            if (w.state == SendWqe.State.DONE) {
+                qp.completeSend(w, WcStatus.SUCCESS);
+                continue;
+            }
             if (w.state != SendWqe.State.PENDING || Psn.compare(w.lastPsn, psn) >= 0) {
-                break;
+                return true;
+            }
+            if (w.needsResponse()) {
+                qp.compPsn = Psn.add(w.firstPsn, receivedPackets(qp, w));
+                retry(qp, now);
+                return false;
             }
             qp.completeSend(w, WcStatus.SUCCESS);
+        }
+        return true;
+    }
+
+    private static int receivedPackets(TransportQp qp, SendWqe w) {
+        return w.isAtomic() ? 0 : (int) (w.received / qp.mtuBytes());
+    }
+
+    /** Completes finished local work at the head (entries that need no ACK). */
+    static void completeDone(TransportQp qp) {
+        while (qp.sqHead < qp.sqNext && qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)].state == SendWqe.State.DONE) {
+            qp.completeSend(qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)], WcStatus.SUCCESS);
         }
     }
 
@@ -68,6 +109,88 @@ public final class Completer {
         qp.retransmitDeadline = qp.compPsn == qp.reqPsn || qp.ackTimeoutNanos() == 0 ? 0 : now + qp.ackTimeoutNanos();
     }
 
+    /**
+     * A READ response: it must continue the READ at the head exactly where the received bytes
+     * end (responses are contiguous); its bytes are scattered into the WR's local buffers; the
+     * last one completes the READ. A gap means a lost response: go back once per gap, at once,
+     * rather than waiting for the timer (the retried request asks only for the missing tail).
+     */
+    private void onReadResponse(TransportQp qp, RxPacket pkt, MemorySegment data, long now) {
+        int psn = pkt.bth().psn();
+        if (pkt.opcode().has(org.jrdma.soft.wire.ExtHeader.AETH) && !Aeth.isAck(pkt.aeth().syndrome())) {
+            qp.count(QpCounter.COMPLETER_DROPS);
+            return;
+        }
+        if (!completeBefore(qp, psn, now)) {
+            return;
+        }
+        SendWqe w = headWqe(qp);
+        if (w == null || !w.isRead() || w.state != SendWqe.State.PENDING
+                || Psn.compare(psn, w.firstPsn) < 0 || Psn.compare(psn, w.lastPsn) > 0) {
+            qp.count(QpCounter.COMPLETER_DROPS); // stale, duplicated, or not for a READ
+            return;
+        }
+        int expected = Psn.add(w.firstPsn, receivedPackets(qp, w));
+        if (psn != expected) {
+            if (Psn.compare(psn, expected) > 0 && qp.readGapRetriedPsn != expected) {
+                qp.readGapRetriedPsn = expected;
+                qp.compPsn = expected;
+                qp.readResponseOpen = false;
+                retry(qp, now);
+            } else {
+                qp.count(QpCounter.COMPLETER_DROPS);
+            }
+            return;
+        }
+        boolean starts = pkt.opcode().position().isStart();
+        boolean ends = pkt.opcode().position().isEnd();
+        int len = pkt.payloadLength();
+        long remaining = w.length() - w.received;
+        boolean sequenceOk = qp.readResponseOpen != starts;
+        boolean lengthOk = ends ? len == remaining : len == qp.mtuBytes() && len < remaining;
+        if (!sequenceOk || !lengthOk) {
+            failHead(qp, WcStatus.BAD_RESP_ERR); // the responder broke the protocol
+            return;
+        }
+        if (len > 0) {
+            w.gather.copyIn(data, pkt.payloadOffset(), w.received, len);
+        }
+        w.received += len;
+        qp.readResponseOpen = !ends;
+        qp.compPsn = Psn.next(psn);
+        progress(qp, now);
+        if (ends) {
+            qp.compPsn = Psn.next(w.lastPsn);
+            qp.completeSend(w, WcStatus.SUCCESS);
+            completeDone(qp);
+            progress(qp, now);
+        }
+    }
+
+    /** An ATOMIC ACKNOWLEDGE: the original value goes to the WR's 8-byte buffer, in host order. */
+    private void onAtomicAck(TransportQp qp, RxPacket pkt, long now) {
+        int psn = pkt.bth().psn();
+        if (!Aeth.isAck(pkt.aeth().syndrome()) || !completeBefore(qp, psn, now)) {
+            return;
+        }
+        SendWqe w = headWqe(qp);
+        if (w == null || !w.isAtomic() || w.state != SendWqe.State.PENDING || w.firstPsn != psn) {
+            qp.count(QpCounter.COMPLETER_DROPS);
+            return;
+        }
+        original[0] = pkt.atomicAckEth().originalValue();
+        w.gather.copyIn(originalBytes, 0, 0, 8);
+        w.received = 8;
+        qp.compPsn = Psn.next(psn);
+        qp.completeSend(w, WcStatus.SUCCESS);
+        completeDone(qp);
+        progress(qp, now);
+    }
+
+    private static SendWqe headWqe(TransportQp qp) {
+        return qp.sqHead < qp.sqNext ? qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)] : null;
+    }
+
     private void onNak(TransportQp qp, int psn, int syndrome, long now) {
         if (syndrome == Aeth.NAK_PSN_SEQUENCE_ERROR) {
             qp.count(QpCounter.SEQ_NAKS_RCVD);
@@ -75,12 +198,16 @@ public final class Completer {
             if (Psn.compare(psn, qp.compPsn) < 0) {
                 return; // an old NAK, already recovered from
             }
-            completeBefore(qp, psn);
+            if (!completeBefore(qp, psn, now)) {
+                return;
+            }
             qp.compPsn = psn;
-            retry(qp, now, false);
+            retry(qp, now);
             return;
         }
-        completeBefore(qp, psn);
+        if (!completeBefore(qp, psn, now)) {
+            return;
+        }
         WcStatus status = switch (syndrome) {
             case Aeth.NAK_INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
             case Aeth.NAK_REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
@@ -91,10 +218,9 @@ public final class Completer {
 
     private void onRnrNak(TransportQp qp, int psn, int timerCode, long now) {
         qp.count(QpCounter.RNR_NAKS_RCVD);
-        if (Psn.compare(psn, qp.compPsn) < 0) {
+        if (Psn.compare(psn, qp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
             return;
         }
-        completeBefore(qp, psn);
         qp.compPsn = psn;
         if (qp.rnrRetryLeft == 0) {
             qp.count(QpCounter.RNR_RETRY_EXCEEDED);
@@ -123,18 +249,18 @@ public final class Completer {
                 return 0; // nothing outstanding any more
             }
             qp.count(QpCounter.RETRY_TIMEOUTS);
-            retry(qp, now, true);
+            retry(qp, now);
             return 1;
         }
         return 0;
     }
 
     /**
-     * Go-back-N after a timeout or a sequence NAK: retry_cnt counts both (IBA). We follow the
-     * spec where rxe does not: retry_cnt 7 means 7 retries, not infinite (only rnr_retry 7 is
-     * infinite), so a dead peer always ends in RETRY_EXC_ERR.
+     * Go-back-N after a timeout, a sequence NAK or a lost response: retry_cnt counts them all
+     * (IBA). We follow the spec where rxe does not: retry_cnt 7 means 7 retries, not infinite
+     * (only rnr_retry 7 is infinite), so a dead peer always ends in RETRY_EXC_ERR.
      */
-    private void retry(TransportQp qp, long now, boolean timeout) {
+    private void retry(TransportQp qp, long now) {
         if (qp.retryLeft == 0) {
             qp.count(QpCounter.RETRY_EXCEEDED);
             failHead(qp, WcStatus.RETRY_EXC_ERR);
@@ -149,24 +275,28 @@ public final class Completer {
 
     /**
      * Rewinds the requester to compPsn (rxe req_retry): the WQE holding compPsn resends from
-     * that packet, later ones from their start, with the same PSNs as before.
+     * that packet (a READ asks again for what it has not received), later ones from their
+     * start, with the same PSNs as before.
      */
     static void rewind(TransportQp qp) {
         qp.reqPsn = qp.compPsn;
         qp.packetsSinceAckReq = 0;
+        qp.readResponseOpen = false;
         qp.sqNext = qp.sqHead;
         for (long i = qp.sqHead; i < qp.sqTail; i++) {
             SendWqe w = qp.sq[TransportQp.slot(i, qp.sq.length)];
             if (w.state == SendWqe.State.POSTED) {
                 break;
             }
+            if (w.state == SendWqe.State.DONE) {
+                continue;
+            }
             if (i == qp.sqHead) {
                 w.sentPackets = Math.max(0, Math.min(w.packets, Psn.diff(qp.compPsn, w.firstPsn)));
-                w.state = SendWqe.State.SENDING;
             } else {
                 w.sentPackets = 0;
-                w.state = SendWqe.State.SENDING;
             }
+            w.state = SendWqe.State.SENDING;
         }
         // Later WQEs keep their PSN ranges: resending in order from compPsn gives them the
         // same PSNs again, so startWqe is not run for them a second time.

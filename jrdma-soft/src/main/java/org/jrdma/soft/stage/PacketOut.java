@@ -1,17 +1,32 @@
 package org.jrdma.soft.stage;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * Builds and transmits packets for the stages; one per device, used on the engine thread.
- * Requests carry payload gathered from a work request; responses carry an AETH.
+ * Which extension headers a packet carries follows from its opcode (the opcode table).
  */
 public interface PacketOut {
     /**
-     * Sends one request packet of {@code qp}: BTH with {@code opcode}/{@code psn}, ImmDt when
-     * {@code withImm}, then {@code length} bytes from {@code gather} at {@code offset}.
+     * A SEND or RDMA WRITE packet of {@code qp}: BTH, then — as the opcode requires — RETH
+     * ({@code va}, {@code rkey}, {@code dmaLength}) and ImmDt, then {@code length} bytes from
+     * {@code gather} at {@code offset}.
      */
-    void sendRequest(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, boolean withImm,
-            int immData, Gather gather, long offset, int length);
+    void sendData(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, long va, int rkey,
+            int dmaLength, int immData, Gather gather, long offset, int length);
 
-    /** Sends an ACKNOWLEDGE (ACK, RNR NAK or NAK by its syndrome) for {@code psn}. */
+    /** An RDMA READ request for {@code length} bytes at {@code va}. */
+    void sendReadRequest(TransportQp qp, int psn, long va, int rkey, int length);
+
+    /** A COMPARE_SWAP or FETCH_ADD request. */
+    void sendAtomic(TransportQp qp, int opcode, int psn, long va, int rkey, long swapAdd, long compare);
+
+    /** An RDMA READ response packet (AETH with {@code msn} where the opcode has one). */
+    void sendReadResponse(TransportQp qp, int opcode, int psn, int msn, MemorySegment src, long srcOffset, int length);
+
+    /** An ATOMIC ACKNOWLEDGE with the value the target held before the operation. */
+    void sendAtomicAck(TransportQp qp, int psn, int msn, long original);
+
+    /** An ACKNOWLEDGE (ACK, RNR NAK or NAK by its syndrome) for {@code psn}. */
     void sendAck(TransportQp qp, int syndrome, int psn, int msn);
 }

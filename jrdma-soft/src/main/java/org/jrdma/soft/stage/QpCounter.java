@@ -20,6 +20,10 @@ public enum QpCounter {
     RETRY_EXCEEDED,
     RNR_RETRY_EXCEEDED,
     CQ_OVERFLOWS,
+    /** Requests refused by the rkey/range/access check (NAK remote access error). */
+    REMOTE_ACCESS_ERRORS,
+    /** Duplicate READs/atomics with no matching responder resource (dropped, class D). */
+    DUPLICATES_DROPPED,
     /** The kernel had no room for a datagram (it is lost; retransmission recovers it). */
     TX_QUEUE_FULL,
     /** A send failed with an I/O error (likewise a lost packet). */

@@ -4,18 +4,23 @@ import org.jrdma.soft.SoftLimits;
 import org.jrdma.soft.wire.OpcodeTable;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Position;
-import org.jrdma.soft.wire.Transport;
 import org.jrdma.soft.wire.Psn;
+import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.WcStatus;
+import org.jrdma.verbs.WrOpcode;
 
 /**
- * The send path (rxe_req.c): takes WQEs in order, cuts them into MTU-sized packets with the
- * right FIRST/MIDDLE/LAST/ONLY opcode, stamps PSNs and AckReq, and hands them to the wire.
- * Bounded work per call: at most {@code burst} packets, and never more than
- * {@link SoftLimits#MAX_UNACKED_PSNS} PSNs beyond the oldest unacknowledged one.
+ * The send path (rxe_req.c): takes WQEs in order, cuts SENDs and WRITEs into MTU-sized
+ * packets with the right FIRST/MIDDLE/LAST/ONLY opcode, sends one request for a READ or an
+ * atomic, stamps PSNs and AckReq, and hands the packets to the wire. Bounded work per call: at
+ * most {@code burst} packets, never more than {@link SoftLimits#MAX_UNACKED_PSNS} PSNs beyond
+ * the oldest unacknowledged one, and at most max_rd_atomic READs/atomics outstanding.
  */
 public final class Requester {
+    private static final int COMPARE_SWAP = 0x13;
+    private static final int FETCH_ADD = 0x14;
+
     private final PacketOut out;
 
     public Requester(PacketOut out) {
@@ -33,35 +38,54 @@ public final class Requester {
             if (w.state == SendWqe.State.POSTED && !startWqe(qp, w)) {
                 break;
             }
+            if (w.state == SendWqe.State.DONE) {
+                qp.sqNext++;
+                continue;
+            }
             if (Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
                 break; // window full: wait for ACKs
             }
-            sendNextPacket(qp, w, now);
+            if (w.needsResponse()) {
+                sendRequestOnly(qp, w);
+            } else {
+                sendNextDataPacket(qp, w);
+            }
+            armTimer(qp, now);
             sent++;
         }
         return sent;
     }
 
     /**
-     * Starts a WQE: assigns its PSN range, or fails it now when it was refused at post time
-     * (a bad lkey completes with LOC_PROT_ERR and moves the QP to ERR, as in rxe).
-     * Returns false when nothing can be sent from it now.
+     * Starts a WQE: checks what must hold before its first packet, assigns its PSN range.
+     * Returns false when nothing can be sent from it now (it waits, or it failed).
      */
     private boolean startWqe(TransportQp qp, SendWqe w) {
         if (qp.state == QpState.SQD) {
             return false; // drain: finish the message in flight, start no new one
         }
+        if (w.fenced() && qp.sqNext != qp.sqHead) {
+            return false; // IBV_SEND_FENCE: wait until every earlier WR has completed
+        }
         if (w.postError != null || !w.gather.stillValid()) {
-            WcStatus status = w.postError != null ? w.postError : WcStatus.LOC_PROT_ERR;
+            // rxe: a bad lkey completes with LOC_PROT_ERR and moves the QP to ERR; earlier
+            // WQEs complete first, so the error waits until this one reaches the head.
             if (qp.sqNext == qp.sqHead) {
-                qp.completeSend(w, status);
+                qp.completeSend(w, w.postError != null ? w.postError : WcStatus.LOC_PROT_ERR);
                 qp.fail();
             }
-            return false; // earlier WQEs first: the error completes when it reaches the head
+            return false;
+        }
+        if (w.needsResponse()) {
+            if (qp.rdAtomicOutstanding >= qp.maxRdAtomic) {
+                return false; // max_rd_atomic READs/atomics in flight (rxe check_init_depth)
+            }
+            qp.rdAtomicOutstanding++;
+            w.holdsRdAtomicSlot = true;
         }
         int mtu = qp.mtuBytes();
         long len = w.length();
-        w.packets = (int) Math.max(1, (len + mtu - 1) / mtu);
+        w.packets = w.isAtomic() ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
         w.firstPsn = qp.reqPsn;
         w.lastPsn = Psn.add(qp.reqPsn, w.packets - 1);
         w.sentPackets = 0;
@@ -69,36 +93,77 @@ public final class Requester {
         return true;
     }
 
-    private void sendNextPacket(TransportQp qp, SendWqe w, long now) {
+    private void sendNextDataPacket(TransportQp qp, SendWqe w) {
         int mtu = qp.mtuBytes();
         int index = w.sentPackets;
         long offset = (long) index * mtu;
         int length = (int) Math.min(mtu, w.length() - offset);
         boolean first = index == 0;
         boolean last = index == w.packets - 1;
-        boolean withImm = w.opcode.hasImmediate() && last;
         Position position = first ? (last ? Position.ONLY : Position.FIRST) : (last ? Position.LAST : Position.MIDDLE);
-        int opcode = OpcodeTable.opcodeFor(Transport.RC, Operation.SEND, withImm, position);
+        Operation operation = w.isWrite() ? Operation.RDMA_WRITE : Operation.SEND;
+        int opcode = OpcodeTable.opcodeFor(Transport.RC, operation, w.opcode.hasImmediate() && last, position);
         int psn = Psn.add(w.firstPsn, index);
-        // rxe: AckReq on the last packet of every message and at least every 64 packets.
+        boolean solicited = last && w.solicited
+                && (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
+        out.sendData(qp, opcode, psn, ackRequest(qp, last), solicited, w.remoteAddr, w.rkey, (int) w.length(), w.immData,
+                w.gather, offset, length);
+        sent(qp, psn);
+        w.sentPackets++;
+        if (last) {
+            w.state = SendWqe.State.PENDING;
+            qp.sqNext++;
+        }
+    }
+
+    /**
+     * A READ or an atomic: one request packet. A READ resumed after a retry asks only for the
+     * part not yet received, under the retry PSN (rxe req_retry): the responder serves it from
+     * its resources as a duplicate.
+     */
+    private void sendRequestOnly(TransportQp qp, SendWqe w) {
+        int psn = qp.reqPsn;
+        if (w.isRead()) {
+            long done = (long) Psn.diff(psn, w.firstPsn) * qp.mtuBytes();
+            out.sendReadRequest(qp, psn, w.remoteAddr + done, w.rkey, (int) (w.length() - done));
+        } else {
+            int opcode = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? COMPARE_SWAP : FETCH_ADD;
+            long swapAdd = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.swap : w.compareAdd;
+            long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
+            out.sendAtomic(qp, opcode, psn, w.remoteAddr, w.rkey, swapAdd, compare);
+        }
+        qp.packetsSinceAckReq = 0;
+        if (Psn.compare(psn, qp.sentHighPsn) < 0) {
+            qp.count(QpCounter.RETRANSMITTED_PACKETS);
+        }
+        qp.reqPsn = Psn.next(w.lastPsn); // a READ takes a PSN for each response packet
+        if (Psn.compare(qp.reqPsn, qp.sentHighPsn) > 0) {
+            qp.sentHighPsn = qp.reqPsn;
+        }
+        w.state = SendWqe.State.PENDING;
+        qp.sqNext++;
+    }
+
+    /** rxe: AckReq on the last packet of every message and at least every 64 packets. */
+    private static boolean ackRequest(TransportQp qp, boolean last) {
         qp.packetsSinceAckReq++;
         boolean ackReq = last || qp.packetsSinceAckReq >= SoftLimits.MAX_PKT_PER_ACK;
         if (ackReq) {
             qp.packetsSinceAckReq = 0;
         }
-        boolean solicited = last && w.solicited;
-        out.sendRequest(qp, opcode, psn, ackReq, solicited, withImm, w.immData, w.gather, offset, length);
+        return ackReq;
+    }
+
+    private static void sent(TransportQp qp, int psn) {
         if (Psn.compare(psn, qp.sentHighPsn) < 0) {
             qp.count(QpCounter.RETRANSMITTED_PACKETS);
         } else {
             qp.sentHighPsn = Psn.next(psn);
         }
         qp.reqPsn = Psn.next(psn);
-        w.sentPackets++;
-        if (last) {
-            w.state = SendWqe.State.PENDING;
-            qp.sqNext++;
-        }
+    }
+
+    private static void armTimer(TransportQp qp, long now) {
         if (qp.retransmitDeadline == 0 && qp.ackTimeoutNanos() != 0) {
             qp.retransmitDeadline = now + qp.ackTimeoutNanos();
         }

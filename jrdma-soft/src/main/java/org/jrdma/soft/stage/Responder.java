@@ -3,24 +3,36 @@ package org.jrdma.soft.stage;
 import java.lang.foreign.MemorySegment;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.Operation;
-import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.soft.wire.Psn;
+import org.jrdma.soft.wire.RxPacket;
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 
 /**
  * The receive path of requests (rxe_resp.c), as a chain of checks that each either pass or
- * end the packet: CHK_PSN → CHK_OP_SEQ → CHK_OP_VALID → CHK_RESOURCE → CHK_LENGTH → EXECUTE →
- * COMPLETE → ACKNOWLEDGE. Errors follow the IBA classes rxe quotes: class B (sequence, RNR)
- * NAKs and drops; class C (bad request) NAKs, fails the receive and moves the QP to ERR.
+ * end the packet: CHK_PSN → CHK_OP_SEQ → CHK_OP_VALID → CHK_RESOURCE → CHK_LENGTH → CHK_RKEY
+ * → EXECUTE → COMPLETE → ACKNOWLEDGE. Errors follow the IBA classes rxe quotes: class B
+ * (sequence, RNR) NAK and drop; class C (bad request, bad access) NAK, fail the receive in
+ * progress and move the QP to ERR (ROCEV2-FACTS §4.2). READ replies and atomics are in
+ * {@link ReadAtomicResponder}.
  */
 public final class Responder {
     /** What the chain decided for one packet. */
     enum Step { EXECUTE, DROP, ERROR }
 
     private final PacketOut out;
+    private final RemoteAccess access = new RemoteAccess();
+    private final ReadAtomicResponder readAtomic;
 
     public Responder(PacketOut out) {
         this.out = out;
+        this.readAtomic = new ReadAtomicResponder(out);
+    }
+
+    /** Continues a READ reply in progress: up to {@code burst} response packets. */
+    public int doWork(TransportQp qp, int burst) {
+        return readAtomic.continueReply(qp, burst);
     }
 
     /** Handles a request packet; {@code data} is the memory view of the packet's buffer. */
@@ -28,25 +40,45 @@ public final class Responder {
         if (!qp.state.receives()) {
             return; // rxe: requests need the responder ready (RTR/RTS); counted by the caller
         }
-        if (checkPsn(qp, pkt) != Step.EXECUTE) {
-            return;
-        }
-        if (checkOpSequence(qp, pkt) != Step.EXECUTE
+        if (checkPsn(qp, pkt) != Step.EXECUTE
+                || checkOpSequence(qp, pkt) != Step.EXECUTE
                 || checkOpValid(qp, pkt) != Step.EXECUTE
                 || checkResource(qp, pkt) != Step.EXECUTE
-                || checkLength(qp, pkt) != Step.EXECUTE) {
+                || checkLength(qp, pkt) != Step.EXECUTE
+                || checkRkey(qp, pkt) != Step.EXECUTE) {
             return;
         }
-        execute(qp, pkt, data);
+        switch (operation(pkt)) {
+            case SEND -> executeSend(qp, pkt, data);
+            case RDMA_WRITE -> executeWrite(qp, pkt, data);
+            case RDMA_READ_REQUEST -> readAtomic.executeRead(qp, pkt, access);
+            default -> readAtomic.executeAtomic(qp, pkt, access);
+        }
+    }
+
+    private static Operation operation(RxPacket pkt) {
+        return pkt.opcode().operation();
+    }
+
+    /** FIRST or ONLY: the packet starts a message. */
+    private static boolean starts(RxPacket pkt) {
+        return pkt.opcode().position().isStart();
+    }
+
+    /** LAST or ONLY: the packet ends a message. */
+    private static boolean ends(RxPacket pkt) {
+        return pkt.opcode().position().isEnd();
     }
 
     /**
-     * CHK_PSN: expected → go on; behind → a duplicate, re-ACKed with the last executed PSN and
-     * never re-executed (C9-105); ahead → one sequence NAK carrying the expected PSN, then
-     * silence until an in-order packet arrives (rxe sent_psn_nak).
+     * CHK_PSN: expected → go on; behind → a duplicate: SENDs and WRITEs are re-ACKed with the
+     * last executed PSN and never re-executed (C9-105), READs and atomics are answered from the
+     * responder resources; ahead → one sequence NAK carrying the expected PSN, then silence
+     * until an in-order packet arrives (rxe sent_psn_nak).
      */
     private Step checkPsn(TransportQp qp, RxPacket pkt) {
-        int cmp = Psn.compare(pkt.bth().psn(), qp.ePsn);
+        int psn = pkt.bth().psn();
+        int cmp = Psn.compare(psn, qp.ePsn);
         if (cmp == 0) {
             qp.sentPsnNak = false;
             return Step.EXECUTE;
@@ -61,83 +93,157 @@ public final class Responder {
             return Step.DROP;
         }
         qp.count(QpCounter.DUPLICATE_REQUESTS);
-        out.sendAck(qp, Aeth.ACK_SYNDROME, Psn.add(qp.ePsn, -1), qp.msn);
-        qp.count(QpCounter.ACKS_SENT);
+        Operation op = operation(pkt);
+        if (op == Operation.RDMA_READ_REQUEST) {
+            readAtomic.duplicateRead(qp, pkt);
+        } else if (op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
+            readAtomic.duplicateAtomic(qp, pkt);
+        } else {
+            out.sendAck(qp, Aeth.ACK_SYNDROME, Psn.add(qp.ePsn, -1), qp.msn);
+            qp.count(QpCounter.ACKS_SENT);
+        }
         return Step.DROP;
     }
 
-    private static boolean isSend(RxPacket pkt) {
-        return pkt.opcode().operation() == Operation.SEND;
-    }
-
-    /** FIRST or ONLY: the packet starts a message. */
-    private static boolean starts(RxPacket pkt) {
-        return pkt.opcode().position().isStart();
-    }
-
-    /** LAST or ONLY: the packet ends a message. */
-    private static boolean ends(RxPacket pkt) {
-        return pkt.opcode().position().isEnd();
-    }
-
-    /** CHK_OP_SEQ: inside a SEND only MIDDLE/LAST may follow; outside, only FIRST/ONLY. */
+    /**
+     * CHK_OP_SEQ: inside a SEND only SEND MIDDLE/LAST may follow, inside a WRITE only WRITE
+     * MIDDLE/LAST; outside a message only FIRST/ONLY (and READs and atomics).
+     */
     private Step checkOpSequence(TransportQp qp, RxPacket pkt) {
-        boolean ok = qp.inSend ? isSend(pkt) && !starts(pkt) : starts(pkt);
-        if (!ok) {
+        Operation op = operation(pkt);
+        boolean ok;
+        if (qp.inSend) {
+            ok = op == Operation.SEND && !starts(pkt);
+        } else if (qp.inWrite) {
+            ok = op == Operation.RDMA_WRITE && !starts(pkt);
+        } else {
+            ok = starts(pkt);
+        }
+        return ok ? Step.EXECUTE : invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+    }
+
+    /**
+     * CHK_OP_VALID: the QP's own access flags must allow remote WRITE, READ or atomics; a QP
+     * without them answers invalid request (rxe; RELIABILITY-SECURITY SEC-41).
+     */
+    private Step checkOpValid(TransportQp qp, RxPacket pkt) {
+        int need = switch (operation(pkt)) {
+            case SEND -> 0;
+            case RDMA_WRITE -> AccessFlags.REMOTE_WRITE;
+            case RDMA_READ_REQUEST -> AccessFlags.REMOTE_READ;
+            case COMPARE_SWAP, FETCH_ADD -> AccessFlags.REMOTE_ATOMIC;
+            default -> -1;
+        };
+        if (need < 0 || (qp.accessFlags & need) != need) {
             return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
         }
         return Step.EXECUTE;
     }
 
     /**
-     * CHK_OP_VALID: this version of the soft provider executes SEND only; RDMA WRITE, READ
-     * and atomics are refused as an invalid request (NAK 0x61), which is also what a QP
-     * without REMOTE_* access answers.
+     * CHK_RESOURCE: a new SEND, and the end of a WRITE with immediate, needs a posted receive —
+     * none is an RNR NAK and a drop (class B); READs and atomics need max_dest_rd_atomic > 0.
      */
-    private Step checkOpValid(TransportQp qp, RxPacket pkt) {
-        if (!isSend(pkt)) {
-            return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
-        }
-        return Step.EXECUTE;
-    }
-
-    /** CHK_RESOURCE: a new SEND needs a posted receive; none → RNR NAK and drop (class B). */
     private Step checkResource(TransportQp qp, RxPacket pkt) {
-        if (starts(pkt)) {
-            if (qp.rqHead == qp.rqTail) {
-                qp.count(QpCounter.RNR_NAKS_SENT);
-                out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), pkt.bth().psn(), qp.msn);
-                return Step.DROP;
-            }
-            RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
-            if (w.postError != null || !w.gather.stillValid()) {
-                // A receive buffer outside registered memory: the receiver sees LOC_PROT_ERR
-                // and the sender REM_OP_ERR (rdma-unit-test BadRecvAddr).
-                qp.completeRecv(w, WcStatus.LOC_PROT_ERR, 0, false, 0, false);
-                out.sendAck(qp, Aeth.NAK_REMOTE_OPERATIONAL_ERROR, pkt.bth().psn(), qp.msn);
-                qp.fail();
-                return Step.ERROR;
-            }
+        Operation op = operation(pkt);
+        if (op == Operation.RDMA_READ_REQUEST || op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
+            return qp.maxDestRdAtomic > 0 ? Step.EXECUTE : invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+        }
+        boolean consumesReceive = (op == Operation.SEND && starts(pkt))
+                || (op == Operation.RDMA_WRITE && ends(pkt) && pkt.opcode().hasImmediate());
+        if (!consumesReceive) {
+            return Step.EXECUTE;
+        }
+        if (qp.rqHead == qp.rqTail) {
+            qp.count(QpCounter.RNR_NAKS_SENT);
+            out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), pkt.bth().psn(), qp.msn);
+            return Step.DROP;
+        }
+        RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+        if (w.postError != null || !w.gather.stillValid()) {
+            // A receive buffer outside registered memory: the receiver sees LOC_PROT_ERR and
+            // the sender REM_OP_ERR (rdma-unit-test BadRecvAddr).
+            qp.completeRecv(w, WcStatus.LOC_PROT_ERR, 0, false, 0, false);
+            out.sendAck(qp, Aeth.NAK_REMOTE_OPERATIONAL_ERROR, pkt.bth().psn(), qp.msn);
+            qp.fail();
+            return Step.ERROR;
+        }
+        if (op == Operation.SEND) {
             qp.recvOffset = 0;
         }
         return Step.EXECUTE;
     }
 
     /**
-     * CHK_LENGTH: FIRST and MIDDLE carry exactly one MTU, LAST 1..MTU, ONLY 0..MTU (§4.2).
-     * A message longer than the receive buffer fails the receive with LOC_LEN_ERR and NAKs
-     * invalid request (rdma-unit-test SendWithTooSmallRecv).
+     * CHK_LENGTH: FIRST and MIDDLE carry exactly one MTU, LAST 1..MTU, ONLY 0..MTU (§4.2); a
+     * WRITE's packets add up to its RETH length exactly, which is at most 2^31. A SEND longer
+     * than the receive buffer fails the receive with LOC_LEN_ERR and NAKs invalid request
+     * (rdma-unit-test SendWithTooSmallRecv).
      */
     private Step checkLength(TransportQp qp, RxPacket pkt) {
+        Operation op = operation(pkt);
+        if (op != Operation.SEND && op != Operation.RDMA_WRITE) {
+            return op == Operation.RDMA_READ_REQUEST && pkt.reth().dmaLengthUnsigned() > (1L << 31)
+                    ? invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR) : Step.EXECUTE;
+        }
         int mtu = qp.mtuBytes();
         int len = pkt.payloadLength();
         boolean ok = ends(pkt) ? (starts(pkt) ? len <= mtu : len >= 1 && len <= mtu) : len == mtu;
+        if (ok && op == Operation.RDMA_WRITE) {
+            long remaining = starts(pkt) ? pkt.reth().dmaLengthUnsigned() : qp.writeRemaining;
+            ok = remaining <= (1L << 31) && (ends(pkt) ? len == remaining : len < remaining);
+        }
         if (!ok) {
             return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
         }
-        RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
-        if (qp.recvOffset + len > w.gather.totalLength()) {
-            return invalidRequest(qp, pkt, WcStatus.LOC_LEN_ERR);
+        if (op == Operation.SEND) {
+            RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+            if (qp.recvOffset + len > w.gather.totalLength()) {
+                return invalidRequest(qp, pkt, WcStatus.LOC_LEN_ERR);
+            }
+        }
+        return Step.EXECUTE;
+    }
+
+    /**
+     * CHK_RKEY, on the packets that name remote memory (a WRITE's FIRST/ONLY, READs, atomics):
+     * a failure is a remote access error — NAK 0x62 and ERR (class C) — before any byte moves.
+     * Zero-length READs and WRITEs touch nothing and skip the check, as rxe does (SEC-45).
+     * Atomics must be 8-byte aligned (else invalid request).
+     */
+    private Step checkRkey(TransportQp qp, RxPacket pkt) {
+        Operation op = operation(pkt);
+        if (op == Operation.SEND || (op == Operation.RDMA_WRITE && !starts(pkt))) {
+            return Step.EXECUTE;
+        }
+        long va;
+        int rkey;
+        long length;
+        int need;
+        if (op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
+            va = pkt.atomicEth().va();
+            rkey = pkt.atomicEth().rkey();
+            length = 8;
+            need = AccessFlags.REMOTE_ATOMIC;
+            if ((va & 7) != 0) {
+                return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+            }
+        } else {
+            va = pkt.reth().va();
+            rkey = pkt.reth().rkey();
+            length = pkt.reth().dmaLengthUnsigned();
+            need = op == Operation.RDMA_WRITE ? AccessFlags.REMOTE_WRITE : AccessFlags.REMOTE_READ;
+            if (length == 0) {
+                access.target = null;
+                access.offset = 0;
+                return Step.EXECUTE;
+            }
+        }
+        if (!access.check(qp.memory, qp.pd, rkey, va, length, need)) {
+            out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, pkt.bth().psn(), qp.msn);
+            qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
+            qp.fail();
+            return Step.ERROR;
         }
         return Step.EXECUTE;
     }
@@ -145,7 +251,8 @@ public final class Responder {
     /** Class C: NAK invalid request, complete the receive in progress with an error, QP → ERR. */
     private Step invalidRequest(TransportQp qp, RxPacket pkt, WcStatus recvStatus) {
         out.sendAck(qp, Aeth.NAK_INVALID_REQUEST, pkt.bth().psn(), qp.msn);
-        if ((qp.inSend || starts(pkt)) && qp.rqHead < qp.rqTail && isSend(pkt)) {
+        boolean receiveInUse = qp.inSend || (operation(pkt) == Operation.SEND && starts(pkt));
+        if (receiveInUse && qp.rqHead < qp.rqTail) {
             qp.completeRecv(qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)], recvStatus, 0, false, 0, false);
         }
         qp.fail();
@@ -153,22 +260,61 @@ public final class Responder {
     }
 
     /** EXECUTE + COMPLETE + ACKNOWLEDGE for a SEND packet. */
-    private void execute(TransportQp qp, RxPacket pkt, MemorySegment data) {
+    private void executeSend(TransportQp qp, RxPacket pkt, MemorySegment data) {
         RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
         if (pkt.payloadLength() > 0) {
             w.gather.copyIn(data, pkt.payloadOffset(), qp.recvOffset, pkt.payloadLength());
             qp.recvOffset += pkt.payloadLength();
         }
-        qp.ePsn = Psn.next(pkt.bth().psn());
         if (ends(pkt)) {
             qp.inSend = false;
-            qp.msn = Psn.next(qp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
             boolean withImm = pkt.opcode().hasImmediate();
-            int imm = withImm ? pkt.immDt().immediate() : 0;
-            qp.completeRecv(w, WcStatus.SUCCESS, qp.recvOffset, withImm, imm, pkt.bth().se());
+            qp.completeRecv(w, WcStatus.SUCCESS, qp.recvOffset, withImm, withImm ? pkt.immDt().immediate() : 0,
+                    pkt.bth().se());
             qp.recvOffset = 0;
         } else {
             qp.inSend = true;
+        }
+        finish(qp, pkt);
+    }
+
+    /**
+     * EXECUTE for an RDMA WRITE packet: the payload lands at the address the FIRST/ONLY packet's
+     * RETH named (checked there), advancing packet by packet. A WRITE with immediate consumes a
+     * receive at its end: RECV_RDMA_WITH_IMM with the write's total length (rxe).
+     */
+    private void executeWrite(TransportQp qp, RxPacket pkt, MemorySegment data) {
+        if (starts(pkt)) {
+            qp.writeTarget = access.target;
+            qp.writeOffset = access.offset;
+            qp.writeLength = pkt.reth().dmaLengthUnsigned();
+            qp.writeRemaining = qp.writeLength;
+        }
+        int len = pkt.payloadLength();
+        if (len > 0) {
+            MemorySegment.copy(data, pkt.payloadOffset(), qp.writeTarget, qp.writeOffset, len);
+            qp.writeOffset += len;
+            qp.writeRemaining -= len;
+        }
+        if (ends(pkt)) {
+            qp.inWrite = false;
+            qp.writeTarget = null;
+            if (pkt.opcode().hasImmediate()) {
+                RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+                qp.completeRecv(w, WcStatus.SUCCESS, qp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
+                        WcOpcode.RECV_RDMA_WITH_IMM);
+            }
+        } else {
+            qp.inWrite = true;
+        }
+        finish(qp, pkt);
+    }
+
+    /** ePSN moves on; the last packet of a message counts in the MSN; AckReq gets an ACK. */
+    private void finish(TransportQp qp, RxPacket pkt) {
+        qp.ePsn = Psn.next(pkt.bth().psn());
+        if (ends(pkt)) {
+            qp.msn = Psn.next(qp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
         }
         // Packets without AckReq are acknowledged by the next ACK (an ACK covers all PSNs ≤ it).
         if (pkt.bth().ackReq()) {

@@ -1,15 +1,18 @@
 package org.jrdma.soft.stage;
 
+import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WrOpcode;
 
 /**
  * A send-queue entry: what the WR asked for, copied at post time, plus where the requester is
- * with it. Life: POSTED → SENDING (some packets out) → PENDING (all out, awaiting the ACK) →
- * completed and popped; go-back-N moves entries back to SENDING/POSTED (rxe's wqe states).
+ * with it. Life: POSTED → SENDING (some packets out) → PENDING (all out, awaiting the ACK or
+ * the READ/atomic response) → completed and popped; DONE entries (local operations, and sends
+ * of transports without ACKs) complete when they reach the head. Go-back-N moves entries back
+ * to SENDING (rxe's wqe states).
  */
 public final class SendWqe {
-    enum State { POSTED, SENDING, PENDING }
+    enum State { POSTED, SENDING, PENDING, DONE }
 
     long wrId;
     WrOpcode opcode;
@@ -19,6 +22,8 @@ public final class SendWqe {
     int immData;
     long remoteAddr;
     int rkey;
+    long compareAdd;
+    long swap;
     final Gather gather;
     /** Non-null when the WR failed a local check at post time (e.g. LOC_PROT_ERR for a bad lkey). */
     WcStatus postError;
@@ -26,9 +31,14 @@ public final class SendWqe {
     State state;
     int firstPsn;
     int lastPsn;
+    /** PSNs the message occupies: its packets, or for a READ the response packets. */
     int packets;
     /** Packets of this message already handed to the wire (the next packet's index). */
     int sentPackets;
+    /** READ: bytes of the response already placed; atomics: the response arrived. */
+    long received;
+    /** Holds one of the initiator's max_rd_atomic slots (a READ or atomic that started). */
+    boolean holdsRdAtomicSlot;
 
     SendWqe(int maxSge) {
         gather = new Gather(maxSge);
@@ -40,9 +50,32 @@ public final class SendWqe {
         state = State.POSTED;
         sentPackets = 0;
         packets = 0;
+        received = 0;
+        holdsRdAtomicSlot = false;
     }
 
     long length() {
         return gather.totalLength();
+    }
+
+    boolean isRead() {
+        return opcode == WrOpcode.RDMA_READ;
+    }
+
+    boolean isAtomic() {
+        return opcode == WrOpcode.ATOMIC_CMP_AND_SWP || opcode == WrOpcode.ATOMIC_FETCH_AND_ADD;
+    }
+
+    /** READs and atomics are completed by their responses, not by ACKs. */
+    boolean needsResponse() {
+        return isRead() || isAtomic();
+    }
+
+    boolean isWrite() {
+        return opcode == WrOpcode.RDMA_WRITE || opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
+    }
+
+    boolean fenced() {
+        return (sendFlags & SendFlags.FENCE) != 0;
     }
 }

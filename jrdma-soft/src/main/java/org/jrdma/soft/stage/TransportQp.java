@@ -70,6 +70,13 @@ public final class TransportQp {
     long retransmitDeadline;
     /** RNR back-off deadline in clock nanos, 0 when not waiting. */
     long rnrDeadline;
+    /** max_rd_atomic: READs/atomics this QP may have outstanding as initiator. */
+    int maxRdAtomic;
+    int rdAtomicOutstanding;
+    /** The READ-response sequence in progress at the completer (FIRST seen, LAST not yet). */
+    boolean readResponseOpen;
+    /** The PSN a read-response gap already triggered a retry for (one retry per gap). */
+    int readGapRetriedPsn = -1;
 
     // --- responder (rxe resp.*) ---
     int ePsn;
@@ -77,6 +84,15 @@ public final class TransportQp {
     boolean sentPsnNak;
     boolean inSend;
     long recvOffset;
+    /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
+    boolean inWrite;
+    java.lang.foreign.MemorySegment writeTarget;
+    long writeOffset;
+    long writeRemaining;
+    long writeLength;
+    /** max_dest_rd_atomic and the responder resources that remember READs and atomics (rxe resp.resources). */
+    int maxDestRdAtomic;
+    final ResponderResources resources = new ResponderResources();
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
@@ -218,6 +234,23 @@ public final class TransportQp {
         return minRnrTimer;
     }
 
+    public int maxRdAtomic() {
+        return maxRdAtomic;
+    }
+
+    public int maxDestRdAtomic() {
+        return maxDestRdAtomic;
+    }
+
+    public void setMaxRdAtomic(int n) {
+        maxRdAtomic = n;
+    }
+
+    public void setMaxDestRdAtomic(int n) {
+        maxDestRdAtomic = n;
+        resources.resize(n);
+    }
+
     /** The earliest armed timer deadline (clock nanos), or 0 when none is armed. */
     public long nextDeadline() {
         if (retransmitDeadline == 0) {
@@ -262,6 +295,11 @@ public final class TransportQp {
         msn = 0;
         inSend = false;
         recvOffset = 0;
+        inWrite = false;
+        writeTarget = null;
+        resources.clear();
+        rdAtomicOutstanding = 0;
+        readResponseOpen = false;
         retransmitDeadline = 0;
         rnrDeadline = 0;
         sentPsnNak = false;
@@ -298,6 +336,10 @@ public final class TransportQp {
         }
         inSend = false;
         recvOffset = 0;
+        inWrite = false;
+        writeTarget = null;
+        resources.stopReply();
+        rdAtomicOutstanding = 0;
     }
 
     // ------------------------------------------------------------------ posting
@@ -311,9 +353,7 @@ public final class TransportQp {
         if (sqTail - sqHead >= sq.length) {
             throw new VerbsException(Errno.ENOMEM, "post_send: the send queue is full (" + sq.length + " WRs outstanding)");
         }
-        if (wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "post_send: opcode " + wr.opcode + " is not supported by the soft provider yet");
-        }
+        checkOpcode(wr);
         SendWqe w = sq[slot(sqTail, sq.length)];
         SgList sgl = wr.sgList;
         if (sgl.count() > w.gather.segments.length) {
@@ -337,6 +377,8 @@ public final class TransportQp {
         w.immData = wr.immData;
         w.remoteAddr = wr.remoteAddr;
         w.rkey = wr.rkey;
+        w.compareAdd = wr.compareAdd;
+        w.swap = wr.swap;
         if (inline) {
             copyInline(w, sgl, total);
         } else {
@@ -345,6 +387,33 @@ public final class TransportQp {
         sqTail++;
         if (state == QpState.ERR) {
             flush(); // IBA: WRs posted in ERR complete with WR_FLUSH_ERR
+        }
+    }
+
+    /** What an RC QP's send queue takes, and what each opcode needs (EINVAL otherwise, as rxe). */
+    private void checkOpcode(SendWorkRequest wr) {
+        switch (wr.opcode) {
+            case SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM -> { }
+            case RDMA_READ -> {
+                if ((wr.sendFlags & SendFlags.INLINE) != 0) {
+                    throw new VerbsException(Errno.EINVAL, "post_send: RDMA_READ cannot be inline");
+                }
+                requireInitiatorDepth(wr);
+            }
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
+                if (wr.sgList.count() != 1 || wr.sgList.get(0).length != 8) {
+                    throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " needs one 8-byte SGE for the original value");
+                }
+                requireInitiatorDepth(wr);
+            }
+            default -> throw new VerbsException(Errno.EOPNOTSUPP, "post_send: opcode " + wr.opcode
+                    + " is not supported on an RC QP of the soft provider");
+        }
+    }
+
+    private void requireInitiatorDepth(SendWorkRequest wr) {
+        if (maxRdAtomic == 0) {
+            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " on a QP with max_rd_atomic 0 could never start");
         }
     }
 
@@ -390,6 +459,9 @@ public final class TransportQp {
 
     /** Pops the oldest send WQE with {@code status}; a CQE if signaled or failed (IBA 10.7.3.1). */
     void completeSend(SendWqe w, WcStatus status) {
+        if (w.holdsRdAtomicSlot) {
+            rdAtomicOutstanding--;
+        }
         if (w.signaled || status != WcStatus.SUCCESS) {
             WorkCompletion wc = sendCq.claim();
             if (wc == null) {
@@ -417,13 +489,18 @@ public final class TransportQp {
 
     /** Pops the oldest receive WQE; a receive completion is always generated. */
     void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited) {
+        completeRecv(w, status, byteLen, withImm, immData, solicited, WcOpcode.RECV);
+    }
+
+    void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
+            WcOpcode opcode) {
         WorkCompletion wc = recvCq.claim();
         if (wc == null) {
             count(QpCounter.CQ_OVERFLOWS);
         } else {
             wc.wrId = w.wrId;
             wc.status = status;
-            wc.opcode = WcOpcode.RECV;
+            wc.opcode = opcode;
             wc.qpNum = qpn;
             if (status == WcStatus.SUCCESS) {
                 wc.byteLen = (int) byteLen;

@@ -1,0 +1,144 @@
+package org.jrdma.soft.stage;
+
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import org.jrdma.soft.wire.Aeth;
+import org.jrdma.soft.wire.AtomicEth;
+import org.jrdma.soft.wire.Operation;
+import org.jrdma.soft.wire.Psn;
+import org.jrdma.soft.wire.Reth;
+import org.jrdma.soft.wire.RxPacket;
+
+/**
+ * The responder's READ_REPLY and ATOMIC_REPLY states (rxe read_reply, atomic_reply,
+ * duplicate_request). A READ takes a responder resource and is answered by ceil(len/MTU)
+ * response packets (FIRST/MIDDLE/LAST or ONLY, AETH on all but MIDDLE), re-reading memory and
+ * re-checking the region at send time, a bounded number per engine pass. An atomic executes
+ * on the target's 64 bits in host byte order — with a real atomic instruction, since other
+ * devices and the application may touch the same memory — and its original value is kept,
+ * so a duplicate is answered without executing twice.
+ */
+final class ReadAtomicResponder {
+    private static final int READ_RESPONSE_FIRST = 0x0D;
+    private static final int READ_RESPONSE_MIDDLE = 0x0E;
+    private static final int READ_RESPONSE_LAST = 0x0F;
+    private static final int READ_RESPONSE_ONLY = 0x10;
+    /** Response packets sent at once when a READ arrives; the engine sends the rest. */
+    private static final int FIRST_BURST = 16;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final PacketOut out;
+
+    ReadAtomicResponder(PacketOut out) {
+        this.out = out;
+    }
+
+    void executeRead(TransportQp qp, RxPacket pkt, RemoteAccess access) {
+        Reth reth = pkt.reth();
+        int psn = pkt.bth().psn();
+        long length = reth.dmaLengthUnsigned();
+        ResponderResources.Entry e = qp.resources.allocate();
+        e.atomic = false;
+        e.firstPsn = psn;
+        e.lastPsn = Psn.add(psn, packets(length, qp.mtuBytes()) - 1);
+        e.va = reth.va();
+        e.rkey = reth.rkey();
+        e.length = length;
+        e.mr = access.mr;
+        e.target = access.target;
+        e.targetOffset = access.offset;
+        qp.msn = Psn.next(qp.msn); // IBA C9-148: a READ counts in the MSN when it is accepted
+        qp.ePsn = Psn.next(e.lastPsn); // the responses use the PSNs up to lastPsn
+        qp.resources.startReply(e, psn, 0, length);
+        continueReply(qp, FIRST_BURST);
+    }
+
+    private static int packets(long length, int mtu) {
+        return (int) Math.max(1, (length + mtu - 1) / mtu);
+    }
+
+    /** Sends up to {@code burst} packets of the READ reply in progress; returns how many. */
+    int continueReply(TransportQp qp, int burst) {
+        ResponderResources r = qp.resources;
+        ResponderResources.Entry e = r.replying;
+        int sent = 0;
+        int mtu = qp.mtuBytes();
+        while (e != null && sent < burst) {
+            if (e.mr != null && !e.mr.isValid()) {
+                // The region was deregistered mid-reply (SEC-46): stop, no use-after-free.
+                r.stopReply();
+                out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, r.replyPsn, qp.msn);
+                qp.fail();
+                return sent + 1;
+            }
+            long remaining = r.replyEnd - r.replyOffset;
+            int n = (int) Math.min(mtu, remaining);
+            boolean last = remaining <= mtu;
+            int opcode = r.replyFirst ? (last ? READ_RESPONSE_ONLY : READ_RESPONSE_FIRST)
+                    : (last ? READ_RESPONSE_LAST : READ_RESPONSE_MIDDLE);
+            out.sendReadResponse(qp, opcode, r.replyPsn, qp.msn, e.target, e.targetOffset + r.replyOffset, n);
+            sent++;
+            r.replyOffset += n;
+            r.replyPsn = Psn.next(r.replyPsn);
+            r.replyFirst = false;
+            if (last) {
+                r.stopReply();
+                e = null;
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * A READ request behind ePSN: the requester lost (some of) the responses and asks again,
+     * possibly for the tail only. Replay from the resource that holds its PSN, if the new
+     * range lies inside the original one under the same rkey; otherwise drop (class D).
+     */
+    void duplicateRead(TransportQp qp, RxPacket pkt) {
+        int psn = pkt.bth().psn();
+        ResponderResources.Entry e = qp.resources.findRead(psn);
+        if (e == null) {
+            qp.count(QpCounter.DUPLICATES_DROPPED);
+            return;
+        }
+        long va = pkt.reth().va();
+        long length = pkt.reth().dmaLengthUnsigned();
+        long skip = va - e.va;
+        boolean inside = pkt.reth().rkey() == e.rkey && skip >= 0 && skip <= e.length && length <= e.length - skip
+                && skip == (long) Psn.diff(psn, e.firstPsn) * qp.mtuBytes();
+        if (!inside) {
+            qp.count(QpCounter.DUPLICATES_DROPPED);
+            return;
+        }
+        qp.resources.startReply(e, psn, skip, skip + length);
+        continueReply(qp, FIRST_BURST);
+    }
+
+    void executeAtomic(TransportQp qp, RxPacket pkt, RemoteAccess access) {
+        AtomicEth a = pkt.atomicEth();
+        int psn = pkt.bth().psn();
+        long original = pkt.opcode().operation() == Operation.COMPARE_SWAP
+                ? (long) LONG.compareAndExchange(access.target, access.offset, a.compare(), a.swapAdd())
+                : (long) LONG.getAndAdd(access.target, access.offset, a.swapAdd());
+        ResponderResources.Entry e = qp.resources.allocate();
+        e.atomic = true;
+        e.firstPsn = psn;
+        e.lastPsn = psn;
+        e.original = original;
+        e.mr = null;
+        e.target = null;
+        qp.msn = Psn.next(qp.msn);
+        qp.ePsn = Psn.next(psn);
+        out.sendAtomicAck(qp, psn, qp.msn, original);
+    }
+
+    /** A repeated atomic gets the saved original value and is not executed again (REL-07). */
+    void duplicateAtomic(TransportQp qp, RxPacket pkt) {
+        ResponderResources.Entry e = qp.resources.findAtomic(pkt.bth().psn());
+        if (e == null) {
+            qp.count(QpCounter.DUPLICATES_DROPPED);
+            return;
+        }
+        out.sendAtomicAck(qp, e.firstPsn, qp.msn, e.original);
+    }
+}
