@@ -24,7 +24,70 @@ class RcRecoveryTest {
     private static RcPair pair(FilteringDatagrams.Filter filter, FilteringDatagrams[] made, int timeout, int retry,
             int rnrRetry) {
         SoftDevice dev = TestDevices.fresh("loss", SoftOptions.defaults().datagrams(FilteringDatagrams.factory(filter, made)));
-        return new RcPair(dev, Mtu.MTU_1024, timeout, retry, rnrRetry, 1, 1 << 16);
+        return new RcPair(dev, Mtu.MTU_1024, timeout, retry, rnrRetry, 1, 1 << 16, RcPair.REMOTE_ALL, RcPair.REMOTE_ALL, 2);
+    }
+
+    private static final int READ_RESPONSE_MIDDLE = 0x0E;
+    private static final int ATOMIC_ACK = 0x12;
+    private static final int WRITE_MIDDLE = 0x07;
+
+    /** Drops the {@code n}-th (0-based) packet with {@code opcode}, once. */
+    private static FilteringDatagrams.Filter dropOnce(int opcode, int n) {
+        int[] seen = {0};
+        return (i, op, psn) -> op == opcode && seen[0]++ == n;
+    }
+
+    @Test
+    void aLostReadResponseIsAskedForAgainFromTheGapOnly() {
+        FilteringDatagrams[] made = new FilteringDatagrams[1];
+        try (RcPair p = pair(dropOnce(READ_RESPONSE_MIDDLE, 5), made, 14, 7, 7)) {
+            p.fill(p.bufB, 21);
+            int len = 20 * 1024 + 17;
+            p.a.postSend(new org.jrdma.verbs.SendWorkRequest().wrId(1).opcode(org.jrdma.verbs.WrOpcode.RDMA_READ)
+                    .flags(org.jrdma.verbs.SendFlags.SIGNALED).sg(org.jrdma.verbs.Sge.of(p.mrA, 0, len))
+                    .rdma(p.mrB.addr(), p.mrB.rkey()));
+            assertThat(RcPair.poll(p.cqA, 1, DEADLINE)).singleElement()
+                    .satisfies(wc -> assertThat(wc.status).isEqualTo(WcStatus.SUCCESS));
+            assertThat(p.bufA.asSlice(0, len).mismatch(p.bufB.asSlice(0, len))).isEqualTo(-1);
+            var c = p.hca().countersSnapshot();
+            assertThat(made[0].dropped.get()).isEqualTo(1);
+            assertThat(c.get("retry_timeouts")).as("recovered at the gap, not by the timer").isZero();
+            assertThat(c.get("duplicate_requests")).as("the resumed READ was a duplicate the responder replayed").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLostAtomicAckIsAnsweredFromTheSavedValueWithoutAddingTwice() {
+        FilteringDatagrams[] made = new FilteringDatagrams[1];
+        try (RcPair p = pair(dropOnce(ATOMIC_ACK, 2), made, 8, 7, 7)) {
+            for (int i = 0; i < 5; i++) {
+                p.a.postSend(new org.jrdma.verbs.SendWorkRequest().wrId(i).opcode(org.jrdma.verbs.WrOpcode.ATOMIC_FETCH_AND_ADD)
+                        .flags(org.jrdma.verbs.SendFlags.SIGNALED).sg(org.jrdma.verbs.Sge.of(p.mrA, 8L * i, 8))
+                        .atomic(p.mrB.addr(), p.mrB.rkey(), 1, 0));
+            }
+            assertThat(RcPair.poll(p.cqA, 5, DEADLINE)).hasSize(5).allSatisfy(wc -> assertThat(wc.status).isEqualTo(WcStatus.SUCCESS));
+            assertThat(p.bufB.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)).as("added exactly 5 times").isEqualTo(5L);
+            for (int i = 0; i < 5; i++) {
+                assertThat(p.bufA.get(java.lang.foreign.ValueLayout.JAVA_LONG, 8L * i)).isEqualTo(i);
+            }
+            assertThat(p.hca().countersSnapshot().get("duplicate_requests")).isGreaterThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLostWritePacketIsResentAndTheWriteLandsOnce() {
+        FilteringDatagrams[] made = new FilteringDatagrams[1];
+        try (RcPair p = pair(dropOnce(WRITE_MIDDLE, 3), made, 14, 7, 7)) {
+            p.fill(p.bufA, 22);
+            int len = 10 * 1024;
+            p.a.postSend(new org.jrdma.verbs.SendWorkRequest().wrId(1).opcode(org.jrdma.verbs.WrOpcode.RDMA_WRITE)
+                    .flags(org.jrdma.verbs.SendFlags.SIGNALED).sg(org.jrdma.verbs.Sge.of(p.mrA, 0, len))
+                    .rdma(p.mrB.addr() + 512, p.mrB.rkey()));
+            assertThat(RcPair.poll(p.cqA, 1, DEADLINE)).singleElement()
+                    .satisfies(wc -> assertThat(wc.status).isEqualTo(WcStatus.SUCCESS));
+            assertThat(p.bufB.asSlice(512, len).mismatch(p.bufA.asSlice(0, len))).isEqualTo(-1);
+            assertThat(p.hca().countersSnapshot().get("seq_naks_rcvd")).isEqualTo(1);
+        }
     }
 
     @Test
