@@ -11,6 +11,7 @@ import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
 import org.jrdma.soft.stage.Responder;
 import org.jrdma.soft.stage.TransportQp;
+import org.jrdma.soft.stage.UdResponder;
 import org.jrdma.soft.wire.Bth;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.soft.wire.IcrcVerifier;
@@ -18,6 +19,7 @@ import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
 
 /**
  * The device's receive loop and stage driver. Per pass: up to {@link #RX_BURST} datagrams
@@ -45,6 +47,7 @@ final class Engine {
     private final Requester requester;
     private final Responder responder;
     private final Completer completer = new Completer();
+    private final UdResponder udResponder = new UdResponder();
 
     Engine(SoftHca hca) {
         this.hca = hca;
@@ -68,6 +71,15 @@ final class Engine {
             }
         }
         return work;
+    }
+
+    private static QpType typeOf(Transport transport) {
+        return switch (transport) {
+            case RC -> QpType.RC;
+            case UC -> QpType.UC;
+            case UD -> QpType.UD;
+            default -> null;
+        };
     }
 
     /** Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none). */
@@ -108,13 +120,14 @@ final class Engine {
             return;
         }
         Bth bth = packet.bth();
-        if (packet.opcode().transport() != Transport.RC) {
-            hca.drop(DropReason.WRONG_TRANSPORT); // this version has RC QPs only
-            return;
-        }
         SoftQp qp = hca.qp(bth.destQp());
         if (qp == null) {
             hca.drop(DropReason.UNKNOWN_QPN);
+            return;
+        }
+        // rxe check_type_state: RC QPs take RC opcodes only, UC QPs UC, UD QPs UD.
+        if (qp.qpType() != typeOf(packet.opcode().transport())) {
+            hca.drop(DropReason.WRONG_TRANSPORT);
             return;
         }
         if (bth.pkey() != Bth.DEFAULT_PKEY) {
@@ -129,6 +142,15 @@ final class Engine {
         }
         synchronized (qp) {
             TransportQp t = qp.transport();
+            if (t.type == QpType.UD) {
+                if (!t.state().receives()) {
+                    hca.drop(DropReason.BAD_QP_STATE);
+                    return;
+                }
+                t.counters.increment(QpCounter.RCVD_PACKETS);
+                udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(), icrc.lastIpFlags(), length);
+                return;
+            }
             Operation op = packet.opcode().operation();
             boolean request = op.isRequest();
             QpState s = t.state();

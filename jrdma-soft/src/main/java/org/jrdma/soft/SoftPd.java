@@ -50,6 +50,14 @@ public final class SoftPd implements ProtectionDomain {
         return qp;
     }
 
+    @Override
+    public org.jrdma.verbs.AddressHandle createAh(org.jrdma.verbs.AhAttr attr) {
+        checkOpen("create_ah");
+        SoftAh ah = new SoftAh(this, attr);
+        members.add(ah);
+        return ah;
+    }
+
     void forget(Object member) {
         members.remove(member);
     }
@@ -68,6 +76,8 @@ public final class SoftPd implements ProtectionDomain {
         for (Object o : left) {
             if (o instanceof SoftMr mr) {
                 mr.close();
+            } else if (o instanceof SoftAh ah) {
+                ah.close();
             }
         }
     }

@@ -40,8 +40,8 @@ public final class SoftQp implements QueuePair {
     private boolean closed;
 
     SoftQp(SoftPd pd, SoftHca hca, int qpn, QpInitAttr init) {
-        if (init.qpType() != QpType.RC) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "create_qp: " + init.qpType() + " QPs are not supported by the soft provider yet (RC only)");
+        if (init.qpType() != QpType.RC && init.qpType() != QpType.UC && init.qpType() != QpType.UD) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "create_qp: " + init.qpType() + " QPs are not supported by the soft provider (RC, UC, UD)");
         }
         if (!(init.sendCq() instanceof SoftCq s) || !(init.recvCq() instanceof SoftCq r)) {
             throw new VerbsException(Errno.EINVAL, "create_qp: send and receive CQs of this device are required");
@@ -59,8 +59,9 @@ public final class SoftQp implements QueuePair {
         // Like rxe, grant at least what was asked; inline space is whatever the limit allows.
         this.cap = new QpCap(c.maxSendWr(), c.maxRecvWr(), Math.max(1, c.maxSendSge()), Math.max(1, c.maxRecvSge()),
                 c.maxInlineData());
-        this.transport = new TransportQp(qpn, QpType.RC, pd, hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
-                cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters());
+        this.transport = new TransportQp(qpn, init.qpType(), pd, hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
+                cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters(),
+                hca.activeMtu().bytes());
         s.attachQp();
         r.attachQp(); // counted per use, so a CQ shared by both queues is attached twice
     }
@@ -120,7 +121,7 @@ public final class SoftQp implements QueuePair {
         synchronized (this) {
             checkOpen("modify_qp");
             QpState current = transport.state();
-            QpState target = QpTransitions.check(QpType.RC, current, attr, mask);
+            QpState target = QpTransitions.check(transport.type, current, attr, mask);
             String what = "modify_qp " + current + "→" + target;
             // Validate everything before changing anything: a refused call modifies nothing.
             if (QpAttrMask.PORT.in(mask)) {
@@ -143,6 +144,9 @@ public final class SoftQp implements QueuePair {
 
             if (QpAttrMask.ACCESS_FLAGS.in(mask)) {
                 transport.setAccessFlags(attr.accessFlags());
+            }
+            if (QpAttrMask.QKEY.in(mask)) {
+                transport.setQkey(attr.qkey());
             }
             if (QpAttrMask.PKEY_INDEX.in(mask)) {
                 pkeyIndex = attr.pkeyIndex();
@@ -235,7 +239,8 @@ public final class SoftQp implements QueuePair {
                 .minRnrTimer(transport.minRnrTimer())
                 .timeout(transport.timeout())
                 .retryCnt(transport.retryCnt())
-                .rnrRetry(transport.rnrRetry());
+                .rnrRetry(transport.rnrRetry())
+                .qkey(transport.qkey());
         if (transport.ah() != null) {
             a.ahAttr(transport.ah().copy());
         }

@@ -9,10 +9,12 @@ import org.jrdma.soft.stage.Gather;
 import org.jrdma.soft.stage.PacketOut;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.TransportQp;
+import org.jrdma.soft.stage.UdDestination;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.AtomicAckEth;
 import org.jrdma.soft.wire.AtomicEth;
 import org.jrdma.soft.wire.Bth;
+import org.jrdma.soft.wire.Deth;
 import org.jrdma.soft.wire.ExtHeader;
 import org.jrdma.soft.wire.Icrc;
 import org.jrdma.soft.wire.ImmDt;
@@ -42,6 +44,7 @@ final class WireOut implements PacketOut {
     private final Aeth aeth = new Aeth();
     private final AtomicEth atomicEth = new AtomicEth();
     private final AtomicAckEth atomicAckEth = new AtomicAckEth();
+    private final Deth deth = new Deth();
     private final Icrc icrc = new Icrc();
 
     WireOut(SoftHca hca) {
@@ -50,9 +53,28 @@ final class WireOut implements PacketOut {
 
     /** Writes the BTH and returns the opcode's row; the caller fills the extension headers. */
     private Opcode begin(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
+        return begin(qp.destQpn(), opcode, psn, ackReq, solicited, payload);
+    }
+
+    private Opcode begin(int destQpn, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
         bth.wrap(tx, 0).clear().opcode(opcode).se(solicited).padCount(Pad.count(payload)).pkey(Bth.DEFAULT_PKEY)
-                .destQp(qp.destQpn()).ackReq(ackReq).psn(psn);
+                .destQp(destQpn).ackReq(ackReq).psn(psn);
         return OpcodeTable.get(opcode);
+    }
+
+    @Override
+    public void sendUd(TransportQp qp, UdDestination dest, int destQpn, int qkey, int opcode, int psn, boolean solicited,
+            int immData, Gather gather, int length) {
+        Opcode op = begin(destQpn, opcode, psn, false, solicited, length);
+        deth.wrap(tx, op.dethOffset()).qkey(qkey).srcQp(qp.qpn);
+        if (op.has(ExtHeader.IMM_DT)) {
+            immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+        }
+        int pos = op.headerLength();
+        if (length > 0) {
+            gather.copyOut(0, txData, pos, length);
+        }
+        transmit(qp, dest.destination(), dest.destinationIpv4(), pad(pos + length, length));
     }
 
     @Override
@@ -124,15 +146,19 @@ final class WireOut implements PacketOut {
         return end + pad;
     }
 
-    /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends the datagram. */
+    /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the QP's peer. */
     private void transmit(TransportQp qp, int headersAndPayload) {
+        transmit(qp, qp.peer(), qp.peerIpv4(), headersAndPayload);
+    }
+
+    private void transmit(TransportQp qp, java.net.InetSocketAddress to, int toIpv4, int headersAndPayload) {
         int length = headersAndPayload + Icrc.LENGTH;
-        icrc.writeIpv4(hca.localIpv4(), qp.peerIpv4(), hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
+        icrc.writeIpv4(hca.localIpv4(), toIpv4, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
         tx.limit(length).position(0);
         try {
             hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
-            hca.capture(true, qp.peerIpv4(), UdpDatagrams.ROCE_PORT, tx, length);
-            if (hca.datagrams().send(tx, qp.peer())) {
+            hca.capture(true, toIpv4, UdpDatagrams.ROCE_PORT, tx, length);
+            if (hca.datagrams().send(tx, to)) {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);
                 hca.counters().increment(QpCounter.SENT_PACKETS);

@@ -95,13 +95,6 @@ public final class Completer {
         return w.isAtomic() ? 0 : (int) (w.received / qp.mtuBytes());
     }
 
-    /** Completes finished local work at the head (entries that need no ACK). */
-    static void completeDone(TransportQp qp) {
-        while (qp.sqHead < qp.sqNext && qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)].state == SendWqe.State.DONE) {
-            qp.completeSend(qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)], WcStatus.SUCCESS);
-        }
-    }
-
     /** A valid response: the retry counters start again and the timer restarts or stops. */
     private void progress(TransportQp qp, long now) {
         qp.retryLeft = qp.retryCnt;
@@ -162,7 +155,7 @@ public final class Completer {
         if (ends) {
             qp.compPsn = Psn.next(w.lastPsn);
             qp.completeSend(w, WcStatus.SUCCESS);
-            completeDone(qp);
+            qp.completeDone();
             progress(qp, now);
         }
     }
@@ -183,7 +176,7 @@ public final class Completer {
         w.received = 8;
         qp.compPsn = Psn.next(psn);
         qp.completeSend(w, WcStatus.SUCCESS);
-        completeDone(qp);
+        qp.completeDone();
         progress(qp, now);
     }
 

@@ -15,6 +15,10 @@ public interface PacketOut {
     void sendData(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, long va, int rkey,
             int dmaLength, int immData, Gather gather, long offset, int length);
 
+    /** A UD SEND_ONLY (with DETH, and ImmDt when the opcode has it) to {@code dest}'s QP {@code destQpn}. */
+    void sendUd(TransportQp qp, UdDestination dest, int destQpn, int qkey, int opcode, int psn, boolean solicited,
+            int immData, Gather gather, int length);
+
     /** An RDMA READ request for {@code length} bytes at {@code va}. */
     void sendReadRequest(TransportQp qp, int psn, long va, int rkey, int length);
 

@@ -24,6 +24,10 @@ public enum QpCounter {
     REMOTE_ACCESS_ERRORS,
     /** Duplicate READs/atomics with no matching responder resource (dropped, class D). */
     DUPLICATES_DROPPED,
+    /** UC messages dropped after a gap or a bad packet. */
+    UC_MESSAGES_DROPPED,
+    /** UD datagrams dropped: no receive posted, buffer too small, or a Q_Key mismatch. */
+    UD_DATAGRAMS_DROPPED,
     /** The kernel had no room for a datagram (it is lost; retransmission recovers it). */
     TX_QUEUE_FULL,
     /** A send failed with an I/O error (likewise a lost packet). */

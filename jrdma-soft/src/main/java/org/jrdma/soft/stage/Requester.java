@@ -7,6 +7,7 @@ import org.jrdma.soft.wire.Position;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WrOpcode;
 
@@ -32,6 +33,10 @@ public final class Requester {
         if (!(qp.state == QpState.RTS || qp.state == QpState.SQD) || qp.rnrDeadline != 0) {
             return 0;
         }
+        boolean reliable = qp.type == QpType.RC;
+        if (!reliable) {
+            qp.completeDone();
+        }
         int sent = 0;
         while (sent < burst && qp.sqNext < qp.sqTail) {
             SendWqe w = qp.sq[TransportQp.slot(qp.sqNext, qp.sq.length)];
@@ -42,18 +47,36 @@ public final class Requester {
                 qp.sqNext++;
                 continue;
             }
-            if (Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
+            if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
                 break; // window full: wait for ACKs
             }
-            if (w.needsResponse()) {
+            if (qp.type == QpType.UD) {
+                sendDatagram(qp, w);
+            } else if (w.needsResponse()) {
                 sendRequestOnly(qp, w);
             } else {
                 sendNextDataPacket(qp, w);
             }
-            armTimer(qp, now);
+            if (reliable) {
+                armTimer(qp, now);
+            }
             sent++;
         }
+        if (!reliable) {
+            qp.completeDone(); // UC and UD sends complete when sent: no ACKs (§4.1 step 8)
+        }
         return sent;
+    }
+
+    /** UD: one SEND_ONLY per WR, to the WR's address and QPN, with a DETH; done once sent. */
+    private void sendDatagram(TransportQp qp, SendWqe w) {
+        int opcode = OpcodeTable.opcodeFor(Transport.UD, Operation.SEND, w.opcode.hasImmediate(), Position.ONLY);
+        int psn = qp.reqPsn;
+        out.sendUd(qp, w.udDestination, w.remoteQpn, w.remoteQkey, opcode, psn, w.solicited, w.immData, w.gather,
+                (int) w.length());
+        qp.reqPsn = Psn.next(psn);
+        w.state = SendWqe.State.DONE;
+        qp.sqNext++;
     }
 
     /**
@@ -83,9 +106,9 @@ public final class Requester {
             qp.rdAtomicOutstanding++;
             w.holdsRdAtomicSlot = true;
         }
-        int mtu = qp.mtuBytes();
+        int mtu = qp.type == QpType.UD ? qp.udMtuBytes : qp.mtuBytes();
         long len = w.length();
-        w.packets = w.isAtomic() ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
+        w.packets = w.isAtomic() || qp.type == QpType.UD ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
         w.firstPsn = qp.reqPsn;
         w.lastPsn = Psn.add(qp.reqPsn, w.packets - 1);
         w.sentPackets = 0;
@@ -102,16 +125,19 @@ public final class Requester {
         boolean last = index == w.packets - 1;
         Position position = first ? (last ? Position.ONLY : Position.FIRST) : (last ? Position.LAST : Position.MIDDLE);
         Operation operation = w.isWrite() ? Operation.RDMA_WRITE : Operation.SEND;
-        int opcode = OpcodeTable.opcodeFor(Transport.RC, operation, w.opcode.hasImmediate() && last, position);
+        boolean reliable = qp.type == QpType.RC;
+        Transport transport = reliable ? Transport.RC : Transport.UC;
+        int opcode = OpcodeTable.opcodeFor(transport, operation, w.opcode.hasImmediate() && last, position);
         int psn = Psn.add(w.firstPsn, index);
         boolean solicited = last && w.solicited
                 && (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
-        out.sendData(qp, opcode, psn, ackRequest(qp, last), solicited, w.remoteAddr, w.rkey, (int) w.length(), w.immData,
-                w.gather, offset, length);
+        // UC has no ACKs, so no AckReq either.
+        out.sendData(qp, opcode, psn, reliable && ackRequest(qp, last), solicited, w.remoteAddr, w.rkey, (int) w.length(),
+                w.immData, w.gather, offset, length);
         sent(qp, psn);
         w.sentPackets++;
         if (last) {
-            w.state = SendWqe.State.PENDING;
+            w.state = reliable ? SendWqe.State.PENDING : SendWqe.State.DONE;
             qp.sqNext++;
         }
     }

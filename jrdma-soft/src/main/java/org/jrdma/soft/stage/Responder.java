@@ -6,6 +6,7 @@ import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 
@@ -77,6 +78,9 @@ public final class Responder {
      * until an in-order packet arrives (rxe sent_psn_nak).
      */
     private Step checkPsn(TransportQp qp, RxPacket pkt) {
+        if (qp.type == QpType.UC) {
+            return checkUcPsn(qp, pkt);
+        }
         int psn = pkt.bth().psn();
         int cmp = Psn.compare(psn, qp.ePsn);
         if (cmp == 0) {
@@ -103,6 +107,41 @@ public final class Responder {
             qp.count(QpCounter.ACKS_SENT);
         }
         return Step.DROP;
+    }
+
+    /**
+     * UC has no ACKs and no retransmission: a packet out of sequence means the message in
+     * progress is lost, so drop until the next FIRST/ONLY, which resynchronises the PSN (§2.6).
+     */
+    private Step checkUcPsn(TransportQp qp, RxPacket pkt) {
+        int psn = pkt.bth().psn();
+        if (psn == qp.ePsn && !qp.ucDropping) {
+            return Step.EXECUTE;
+        }
+        if (starts(pkt)) {
+            abandonMessage(qp);
+            qp.ePsn = psn;
+            return Step.EXECUTE;
+        }
+        qp.count(QpCounter.OUT_OF_SEQUENCE);
+        dropMessage(qp);
+        return Step.DROP;
+    }
+
+    /** UC: forget the message in progress (its receive stays posted and is reused). */
+    private static void abandonMessage(TransportQp qp) {
+        qp.ucDropping = false;
+        qp.inSend = false;
+        qp.inWrite = false;
+        qp.writeTarget = null;
+        qp.recvOffset = 0;
+    }
+
+    /** UC: drop this packet and the rest of its message. */
+    private static void dropMessage(TransportQp qp) {
+        abandonMessage(qp);
+        qp.ucDropping = true;
+        qp.count(QpCounter.UC_MESSAGES_DROPPED);
     }
 
     /**
@@ -155,6 +194,10 @@ public final class Responder {
             return Step.EXECUTE;
         }
         if (qp.rqHead == qp.rqTail) {
+            if (qp.type == QpType.UC) {
+                dropMessage(qp); // UC: no receive, no RNR NAK — the message is lost
+                return Step.DROP;
+            }
             qp.count(QpCounter.RNR_NAKS_SENT);
             out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), pkt.bth().psn(), qp.msn);
             return Step.DROP;
@@ -240,6 +283,11 @@ public final class Responder {
             }
         }
         if (!access.check(qp.memory, qp.pd, rkey, va, length, need)) {
+            if (qp.type == QpType.UC) {
+                qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
+                dropMessage(qp);
+                return Step.DROP;
+            }
             out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, pkt.bth().psn(), qp.msn);
             qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
             qp.fail();
@@ -250,6 +298,10 @@ public final class Responder {
 
     /** Class C: NAK invalid request, complete the receive in progress with an error, QP → ERR. */
     private Step invalidRequest(TransportQp qp, RxPacket pkt, WcStatus recvStatus) {
+        if (qp.type == QpType.UC) {
+            dropMessage(qp); // UC: a bad message is dropped, the QP carries on (§4.2 table)
+            return Step.DROP;
+        }
         out.sendAck(qp, Aeth.NAK_INVALID_REQUEST, pkt.bth().psn(), qp.msn);
         boolean receiveInUse = qp.inSend || (operation(pkt) == Operation.SEND && starts(pkt));
         if (receiveInUse && qp.rqHead < qp.rqTail) {
@@ -317,7 +369,7 @@ public final class Responder {
             qp.msn = Psn.next(qp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
         }
         // Packets without AckReq are acknowledged by the next ACK (an ACK covers all PSNs ≤ it).
-        if (pkt.bth().ackReq()) {
+        if (pkt.bth().ackReq() && qp.type == QpType.RC) {
             out.sendAck(qp, Aeth.ACK_SYNDROME, pkt.bth().psn(), qp.msn);
             qp.count(QpCounter.ACKS_SENT);
         }

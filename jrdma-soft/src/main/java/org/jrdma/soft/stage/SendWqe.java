@@ -24,6 +24,10 @@ public final class SendWqe {
     int rkey;
     long compareAdd;
     long swap;
+    /** UD: the destination of this datagram (from the WR's address handle), its QPN and Q_Key. */
+    UdDestination udDestination;
+    int remoteQpn;
+    int remoteQkey;
     final Gather gather;
     /** Non-null when the WR failed a local check at post time (e.g. LOC_PROT_ERR for a bad lkey). */
     WcStatus postError;

@@ -46,6 +46,10 @@ public final class TransportQp {
     int retryCnt;
     int rnrRetry;
     int minRnrTimer;
+    /** UD: the Q_Key incoming datagrams must carry (and outgoing ones use when the WR's has bit 31 set). */
+    int qkey;
+    /** UD: datagrams are at most the port's MTU. */
+    final int udMtuBytes;
 
     // --- queues ---
     final SendWqe[] sq;
@@ -82,6 +86,8 @@ public final class TransportQp {
     int ePsn;
     int msn;
     boolean sentPsnNak;
+    /** UC: a packet was lost or refused; drop until the next FIRST/ONLY (§2.6). */
+    boolean ucDropping;
     boolean inSend;
     long recvOffset;
     /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
@@ -96,8 +102,9 @@ public final class TransportQp {
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
-            int maxInline, Counters<QpCounter> deviceCounters) {
+            int maxInline, Counters<QpCounter> deviceCounters, int udMtuBytes) {
         this.qpn = qpn;
+        this.udMtuBytes = udMtuBytes;
         this.type = type;
         this.pd = pd;
         this.memory = memory;
@@ -192,6 +199,14 @@ public final class TransportQp {
     public void setRnrRetry(int n) {
         rnrRetry = n;
         rnrRetryLeft = n;
+    }
+
+    public void setQkey(int k) {
+        qkey = k;
+    }
+
+    public int qkey() {
+        return qkey;
     }
 
     public void setMinRnrTimer(int code) {
@@ -379,6 +394,12 @@ public final class TransportQp {
         w.rkey = wr.rkey;
         w.compareAdd = wr.compareAdd;
         w.swap = wr.swap;
+        if (type == QpType.UD) {
+            w.udDestination = (UdDestination) wr.ah;
+            w.remoteQpn = wr.remoteQpn;
+            // IBA: a Q_Key with the high bit set means "use the QP's own Q_Key".
+            w.remoteQkey = wr.remoteQkey < 0 ? qkey : wr.remoteQkey;
+        }
         if (inline) {
             copyInline(w, sgl, total);
         } else {
@@ -390,8 +411,16 @@ public final class TransportQp {
         }
     }
 
-    /** What an RC QP's send queue takes, and what each opcode needs (EINVAL otherwise, as rxe). */
+    /** What the send queue takes for this QP type, and what each opcode needs (EINVAL otherwise, as rxe). */
     private void checkOpcode(SendWorkRequest wr) {
+        if (type == QpType.UD) {
+            checkUd(wr);
+            return;
+        }
+        if (type == QpType.UC && wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM
+                && wr.opcode != WrOpcode.RDMA_WRITE && wr.opcode != WrOpcode.RDMA_WRITE_WITH_IMM) {
+            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a UC QP (SEND and RDMA WRITE only)");
+        }
         switch (wr.opcode) {
             case SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM -> { }
             case RDMA_READ -> {
@@ -408,6 +437,24 @@ public final class TransportQp {
             }
             default -> throw new VerbsException(Errno.EOPNOTSUPP, "post_send: opcode " + wr.opcode
                     + " is not supported on an RC QP of the soft provider");
+        }
+    }
+
+    private void checkUd(SendWorkRequest wr) {
+        if (wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM) {
+            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a UD QP (SEND only)");
+        }
+        if (!(wr.ah instanceof UdDestination)) {
+            throw new VerbsException(Errno.EINVAL, "post_send: a UD send needs an address handle of this device (create_ah)");
+        }
+        if (wr.remoteQpn <= 0 || wr.remoteQpn > 0xFFFFFF) {
+            throw new VerbsException(Errno.EINVAL, "post_send: UD remote QPN " + wr.remoteQpn + " outside 1..0xFFFFFF");
+        }
+        long total = wr.sgList.totalLength();
+        if (total > udMtuBytes) {
+            // A datagram is one packet: larger than the MTU it cannot be sent (IBA C10-93.1.1; rxe
+            // silently drops it and reports success — we refuse it at post time instead).
+            throw new VerbsException(Errno.EINVAL, "post_send: UD message of " + total + " bytes exceeds the MTU " + udMtuBytes);
         }
     }
 
@@ -494,6 +541,12 @@ public final class TransportQp {
 
     void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
             WcOpcode opcode) {
+        completeRecv(w, status, byteLen, withImm, immData, solicited, opcode, destQpn);
+    }
+
+    /** {@code srcQp}: the sender's QPN (RC/UC: the connected peer; UD: the DETH source QP). */
+    void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
+            WcOpcode opcode, int srcQp) {
         WorkCompletion wc = recvCq.claim();
         if (wc == null) {
             count(QpCounter.CQ_OVERFLOWS);
@@ -507,12 +560,19 @@ public final class TransportQp {
                 // RoCE receives always carry a GRH (the IP header); rxe sets the flag on every one.
                 wc.wcFlags = WcFlags.GRH | (withImm ? WcFlags.WITH_IMM : 0);
                 wc.immData = immData;
-                wc.srcQp = destQpn;
+                wc.srcQp = srcQp;
             }
             recvCq.commit(solicited);
         }
         w.reset();
         rqHead++;
+    }
+
+    /** Completes, in order, the finished entries at the head that need no ACK (UC/UD sends, local work). */
+    void completeDone() {
+        while (sqHead < sqNext && sq[slot(sqHead, sq.length)].state == SendWqe.State.DONE) {
+            completeSend(sq[slot(sqHead, sq.length)], WcStatus.SUCCESS);
+        }
     }
 
     /** Outstanding send WRs (posted, not completed). */

@@ -1,0 +1,60 @@
+package org.jrdma.soft;
+
+import java.net.InetSocketAddress;
+import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.verbs.AddressHandle;
+import org.jrdma.verbs.AhAttr;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.VerbsException;
+
+/**
+ * A UD address handle: where datagrams go. On RoCE it must carry a GRH whose GID names the
+ * peer; the soft provider takes its IPv4 address and UDP 4791.
+ */
+public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDestination {
+    private final SoftPd pd;
+    private final AhAttr attr;
+    final InetSocketAddress destination;
+    final int destinationIpv4;
+    private volatile boolean closed;
+
+    SoftAh(SoftPd pd, AhAttr attr) {
+        if (!attr.isGlobal || attr.dgid == null || !attr.dgid.isIpv4Mapped() || attr.dgid.isZero()) {
+            throw new VerbsException(Errno.EINVAL, "create_ah: on RoCE the address needs a GRH with the peer's "
+                    + "IPv4-mapped GID (::ffff:a.b.c.d), not " + attr.dgid);
+        }
+        if (attr.sgidIndex != 0) {
+            throw new VerbsException(Errno.EINVAL, "create_ah: sgid_index " + attr.sgidIndex + " outside the GID table (1 entry: 0)");
+        }
+        SoftContext.checkPort("create_ah", attr.portNum);
+        this.pd = pd;
+        this.attr = attr.copy();
+        this.destination = new InetSocketAddress(attr.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT);
+        this.destinationIpv4 = SoftQp.ipv4(destination.getAddress());
+    }
+
+    @Override
+    public AhAttr attr() {
+        return attr.copy();
+    }
+
+    @Override
+    public InetSocketAddress destination() {
+        return destination;
+    }
+
+    @Override
+    public int destinationIpv4() {
+        return destinationIpv4;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        pd.forget(this);
+    }
+}

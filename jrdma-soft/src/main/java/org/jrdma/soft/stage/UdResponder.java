@@ -1,0 +1,83 @@
+package org.jrdma.soft.stage;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.jrdma.soft.wire.RxPacket;
+import org.jrdma.verbs.WcOpcode;
+import org.jrdma.verbs.WcStatus;
+
+/**
+ * The receive side of UD (rxe_resp.c for UD QPs): no PSN, no ACK, no RNR — a datagram either
+ * lands in the next posted receive or is dropped and counted (no receive, Q_Key mismatch,
+ * buffer too small). Each receive buffer starts with the 40-byte GRH area: for IPv4, 20 zero
+ * bytes then the IPv4 header (ROCEV2-FACTS §3.7); byte_len counts those 40 bytes, src_qp is the
+ * DETH's source QP, and the GRH flag is set.
+ *
+ * <p>A UDP socket does not see the sender's IP header, so the one written here is rebuilt:
+ * addresses, lengths and protocol as received, the identification and flags the ICRC check
+ * recovered, TOS 0 and TTL 64 (both masked by the ICRC, so not recoverable).
+ */
+public final class UdResponder {
+    /** The GRH area in front of every UD receive buffer. */
+    public static final int GRH_BYTES = 40;
+
+    private final ByteBuffer grh = ByteBuffer.allocate(GRH_BYTES).order(ByteOrder.BIG_ENDIAN);
+    private final MemorySegment grhBytes = MemorySegment.ofBuffer(grh);
+
+    /**
+     * Delivers one datagram. {@code srcIp}/{@code dstIp} are the IPv4 addresses, {@code ipId}
+     * and {@code ipFlags} what the ICRC check recovered, {@code udpLength} the UDP payload size.
+     */
+    public void onDatagram(TransportQp qp, RxPacket pkt, MemorySegment data, int srcIp, int dstIp, int ipId, int ipFlags,
+            int udpLength) {
+        if (!qp.state.receives()) {
+            return;
+        }
+        if (pkt.deth().qkey() != qp.qkey) {
+            qp.count(QpCounter.UD_DATAGRAMS_DROPPED); // IBA: a Q_Key violation is silently dropped
+            return;
+        }
+        if (qp.rqHead == qp.rqTail) {
+            qp.count(QpCounter.UD_DATAGRAMS_DROPPED);
+            return;
+        }
+        RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+        int payload = pkt.payloadLength();
+        boolean withImm = pkt.opcode().hasImmediate();
+        int imm = withImm ? pkt.immDt().immediate() : 0;
+        if (w.postError != null || !w.gather.stillValid()) {
+            qp.completeRecv(w, WcStatus.LOC_PROT_ERR, 0, false, 0, false);
+            return;
+        }
+        if (GRH_BYTES + (long) payload > w.gather.totalLength()) {
+            qp.count(QpCounter.UD_DATAGRAMS_DROPPED);
+            return;
+        }
+        writeGrh(srcIp, dstIp, ipId, ipFlags, udpLength);
+        w.gather.copyIn(grhBytes, 0, 0, GRH_BYTES);
+        if (payload > 0) {
+            w.gather.copyIn(data, pkt.payloadOffset(), GRH_BYTES, payload);
+        }
+        qp.completeRecv(w, WcStatus.SUCCESS, GRH_BYTES + payload, withImm, imm, pkt.bth().se(), WcOpcode.RECV,
+                pkt.deth().srcQp());
+    }
+
+    private void writeGrh(int srcIp, int dstIp, int ipId, int ipFlags, int udpLength) {
+        grh.clear();
+        for (int i = 0; i < 20; i++) {
+            grh.put(i, (byte) 0);
+        }
+        int ip = 20;
+        grh.put(ip, (byte) 0x45).put(ip + 1, (byte) 0).putShort(ip + 2, (short) (20 + 8 + udpLength))
+                .putShort(ip + 4, (short) ipId).putShort(ip + 6, (short) ipFlags).put(ip + 8, (byte) 64)
+                .put(ip + 9, (byte) 17).putShort(ip + 10, (short) 0).putInt(ip + 12, srcIp).putInt(ip + 16, dstIp);
+        int sum = 0;
+        for (int i = 0; i < 20; i += 2) {
+            sum += grh.getShort(ip + i) & 0xFFFF;
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        grh.putShort(ip + 10, (short) ~sum);
+    }
+}
