@@ -165,6 +165,7 @@ final class Engine {
                 return;
             }
             t.counters.increment(QpCounter.RCVD_PACKETS);
+            t.noteArrival();
             if (request) {
                 responder.onRequest(t, packet, rxData);
             } else {

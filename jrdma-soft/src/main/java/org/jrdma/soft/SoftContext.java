@@ -24,6 +24,12 @@ public final class SoftContext implements Context {
     private final SoftHca hca;
     private final Set<Object> children = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private volatile boolean closed;
+    private final java.util.ArrayDeque<SoftAsyncEvent> asyncEvents = new java.util.ArrayDeque<>();
+    private final java.util.concurrent.locks.ReentrantLock asyncLock = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.locks.Condition asyncReady = asyncLock.newCondition();
+    private int unackedAsync;
+    /** Events are capped so an application that never reads them cannot make us grow without bound. */
+    private static final int MAX_QUEUED_ASYNC_EVENTS = 4096;
 
     SoftContext(SoftDevice device, SoftHca hca) {
         this.device = device;
@@ -90,6 +96,54 @@ public final class SoftContext implements Context {
             throw new VerbsException(Errno.EINVAL, "create_cq: the channel belongs to another provider");
         }
         return remember(new SoftCq(this, cqe, (SoftCompChannel) channel));
+    }
+
+    /** Queues an asynchronous event for {@link #getAsyncEvent} (any thread). */
+    void postAsync(org.jrdma.verbs.AsyncEventType type, org.jrdma.verbs.QueuePair qp, org.jrdma.verbs.CompletionQueue cq,
+            org.jrdma.verbs.SharedReceiveQueue srq, int port) {
+        asyncLock.lock();
+        try {
+            if (asyncEvents.size() < MAX_QUEUED_ASYNC_EVENTS) {
+                asyncEvents.addLast(new SoftAsyncEvent(type, qp, cq, srq, port, this));
+                asyncReady.signalAll();
+            }
+        } finally {
+            asyncLock.unlock();
+        }
+    }
+
+    @Override
+    public org.jrdma.verbs.AsyncEvent getAsyncEvent(java.time.Duration timeout) {
+        checkOpen("get_async_event");
+        long remaining = timeout.toNanos();
+        asyncLock.lock();
+        try {
+            while (asyncEvents.isEmpty()) {
+                if (remaining <= 0) {
+                    throw new VerbsException(Errno.ETIMEDOUT, "get_async_event: no event within " + timeout);
+                }
+                remaining = asyncReady.awaitNanos(remaining);
+            }
+            unackedAsync++;
+            return asyncEvents.removeFirst();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new VerbsException(Errno.EAGAIN, "get_async_event: interrupted", e);
+        } finally {
+            asyncLock.unlock();
+        }
+    }
+
+    void ackAsync() {
+        asyncLock.lock();
+        try {
+            if (unackedAsync == 0) {
+                throw new VerbsException(Errno.EINVAL, "ack_async_event: no event to acknowledge");
+            }
+            unackedAsync--;
+        } finally {
+            asyncLock.unlock();
+        }
     }
 
     private <T> T remember(T child) {

@@ -58,6 +58,18 @@ public final class SoftPd implements ProtectionDomain {
         return ah;
     }
 
+    @Override
+    public org.jrdma.verbs.SharedReceiveQueue createSrq(org.jrdma.verbs.SrqInitAttr attr) {
+        checkOpen("create_srq");
+        SoftSrq srq = new SoftSrq(this, context, attr);
+        members.add(srq);
+        return srq;
+    }
+
+    SoftContext softContext() {
+        return context;
+    }
+
     void forget(Object member) {
         members.remove(member);
     }
@@ -78,6 +90,8 @@ public final class SoftPd implements ProtectionDomain {
                 mr.close();
             } else if (o instanceof SoftAh ah) {
                 ah.close();
+            } else if (o instanceof SoftSrq srq) {
+                srq.close();
             }
         }
     }

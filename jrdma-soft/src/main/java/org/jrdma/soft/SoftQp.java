@@ -34,6 +34,7 @@ public final class SoftQp implements QueuePair {
     private final SoftCq recvCq;
     private final QpCap cap;
     private final TransportQp transport;
+    private final SoftSrq srq;
     // Attributes kept only to be reported by query (the transport does not use them).
     private int pkeyIndex;
     private int portNum;
@@ -59,9 +60,21 @@ public final class SoftQp implements QueuePair {
         // Like rxe, grant at least what was asked; inline space is whatever the limit allows.
         this.cap = new QpCap(c.maxSendWr(), c.maxRecvWr(), Math.max(1, c.maxSendSge()), Math.max(1, c.maxRecvSge()),
                 c.maxInlineData());
+        SoftSrq srq = null;
+        if (init.srq() != null) {
+            if (!(init.srq() instanceof SoftSrq soft) || soft.pd() != pd) {
+                throw new VerbsException(Errno.EINVAL, "create_qp: the SRQ belongs to another protection domain or provider");
+            }
+            srq = soft;
+        }
+        this.srq = srq;
+        SoftContext context = pd.softContext();
         this.transport = new TransportQp(qpn, init.qpType(), pd, hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
                 cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters(),
-                hca.activeMtu().bytes());
+                hca.activeMtu().bytes(), srq, type -> context.postAsync(type, this, null, null, 0));
+        if (srq != null) {
+            srq.attach();
+        }
         s.attachQp();
         r.attachQp(); // counted per use, so a CQ shared by both queues is attached twice
     }
@@ -286,6 +299,9 @@ public final class SoftQp implements QueuePair {
         hca.removeQp(this);
         sendCq.detachQp();
         recvCq.detachQp();
+        if (srq != null) {
+            srq.detach();
+        }
         pd.forget(this);
     }
 

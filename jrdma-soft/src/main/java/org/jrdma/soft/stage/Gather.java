@@ -37,6 +37,18 @@ public final class Gather {
         totalLength = 0;
     }
 
+    /** Becomes a copy of {@code other}; this list must have room for as many SGEs. */
+    void copyFrom(Gather other) {
+        clear();
+        for (int i = 0; i < other.count; i++) {
+            add(other.regions[i], other.segments[i], other.offsets[i], other.lengths[i]);
+        }
+    }
+
+    int capacity() {
+        return segments.length;
+    }
+
     void add(SoftMr mr, MemorySegment segment, long offset, int length) {
         regions[count] = mr;
         segments[count] = segment;

@@ -16,4 +16,11 @@ public final class RecvWqe {
         gather.clear();
         postError = null;
     }
+
+    /** Takes over {@code other}'s contents (no allocation): the responder's copy of a taken entry. */
+    void copyFrom(RecvWqe other) {
+        wrId = other.wrId;
+        postError = other.postError;
+        gather.copyFrom(other.gather);
+    }
 }

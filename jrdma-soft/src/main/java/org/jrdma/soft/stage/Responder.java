@@ -6,6 +6,7 @@ import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
@@ -193,7 +194,7 @@ public final class Responder {
         if (!consumesReceive) {
             return Step.EXECUTE;
         }
-        if (qp.rqHead == qp.rqTail) {
+        if (!qp.takeReceive()) {
             if (qp.type == QpType.UC) {
                 dropMessage(qp); // UC: no receive, no RNR NAK — the message is lost
                 return Step.DROP;
@@ -202,11 +203,11 @@ public final class Responder {
             out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), pkt.bth().psn(), qp.msn);
             return Step.DROP;
         }
-        RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+        RecvWqe w = qp.current;
         if (w.postError != null || !w.gather.stillValid()) {
             // A receive buffer outside registered memory: the receiver sees LOC_PROT_ERR and
             // the sender REM_OP_ERR (rdma-unit-test BadRecvAddr).
-            qp.completeRecv(w, WcStatus.LOC_PROT_ERR, 0, false, 0, false);
+            qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
             out.sendAck(qp, Aeth.NAK_REMOTE_OPERATIONAL_ERROR, pkt.bth().psn(), qp.msn);
             qp.fail();
             return Step.ERROR;
@@ -240,8 +241,7 @@ public final class Responder {
             return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
         }
         if (op == Operation.SEND) {
-            RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
-            if (qp.recvOffset + len > w.gather.totalLength()) {
+            if (qp.recvOffset + len > qp.current.gather.totalLength()) {
                 return invalidRequest(qp, pkt, WcStatus.LOC_LEN_ERR);
             }
         }
@@ -291,6 +291,7 @@ public final class Responder {
             out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, pkt.bth().psn(), qp.msn);
             qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
             qp.fail();
+            qp.events.raise(AsyncEventType.QP_ACCESS_ERR); // IBA: a responder-detected access violation
             return Step.ERROR;
         }
         return Step.EXECUTE;
@@ -303,17 +304,17 @@ public final class Responder {
             return Step.DROP;
         }
         out.sendAck(qp, Aeth.NAK_INVALID_REQUEST, pkt.bth().psn(), qp.msn);
-        boolean receiveInUse = qp.inSend || (operation(pkt) == Operation.SEND && starts(pkt));
-        if (receiveInUse && qp.rqHead < qp.rqTail) {
-            qp.completeRecv(qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)], recvStatus, 0, false, 0, false);
+        if (qp.hasCurrent) {
+            qp.completeRecv(recvStatus, 0, false, 0, false);
         }
         qp.fail();
+        qp.events.raise(AsyncEventType.QP_REQ_ERR); // IBA: an invalid request detected by the responder
         return Step.ERROR;
     }
 
     /** EXECUTE + COMPLETE + ACKNOWLEDGE for a SEND packet. */
     private void executeSend(TransportQp qp, RxPacket pkt, MemorySegment data) {
-        RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+        RecvWqe w = qp.current;
         if (pkt.payloadLength() > 0) {
             w.gather.copyIn(data, pkt.payloadOffset(), qp.recvOffset, pkt.payloadLength());
             qp.recvOffset += pkt.payloadLength();
@@ -321,7 +322,7 @@ public final class Responder {
         if (ends(pkt)) {
             qp.inSend = false;
             boolean withImm = pkt.opcode().hasImmediate();
-            qp.completeRecv(w, WcStatus.SUCCESS, qp.recvOffset, withImm, withImm ? pkt.immDt().immediate() : 0,
+            qp.completeRecv(WcStatus.SUCCESS, qp.recvOffset, withImm, withImm ? pkt.immDt().immediate() : 0,
                     pkt.bth().se());
             qp.recvOffset = 0;
         } else {
@@ -352,9 +353,8 @@ public final class Responder {
             qp.inWrite = false;
             qp.writeTarget = null;
             if (pkt.opcode().hasImmediate()) {
-                RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
-                qp.completeRecv(w, WcStatus.SUCCESS, qp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
-                        WcOpcode.RECV_RDMA_WITH_IMM);
+                qp.completeRecv(WcStatus.SUCCESS, qp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
+                        WcOpcode.RECV_RDMA_WITH_IMM, qp.destQpn);
             }
         } else {
             qp.inWrite = true;

@@ -56,9 +56,14 @@ public final class TransportQp {
     long sqHead; // oldest not completed
     long sqNext; // the one the requester works on
     long sqTail; // next free
-    final RecvWqe[] rq;
-    long rqHead;
-    long rqTail;
+    /** The QP's own receive queue; null when its receives come from an SRQ. */
+    final RecvQueue rq;
+    final ReceiveSource receives;
+    /** The receive a message in progress lands in, taken from {@link #receives} when it started. */
+    final RecvWqe current;
+    boolean hasCurrent;
+    /** Raises this QP's asynchronous events (and those of its SRQ). */
+    final AsyncEvents events;
     final java.lang.foreign.MemorySegment inlineBuffer;
     final int maxInline;
 
@@ -90,6 +95,8 @@ public final class TransportQp {
     boolean ucDropping;
     boolean inSend;
     long recvOffset;
+    /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
+    boolean communicationEstablished;
     /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
     boolean inWrite;
     java.lang.foreign.MemorySegment writeTarget;
@@ -102,7 +109,7 @@ public final class TransportQp {
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
-            int maxInline, Counters<QpCounter> deviceCounters, int udMtuBytes) {
+            int maxInline, Counters<QpCounter> deviceCounters, int udMtuBytes, ReceiveSource srq, AsyncEvents events) {
         this.qpn = qpn;
         this.udMtuBytes = udMtuBytes;
         this.type = type;
@@ -116,10 +123,10 @@ public final class TransportQp {
         for (int i = 0; i < sq.length; i++) {
             sq[i] = new SendWqe(maxSendSge);
         }
-        this.rq = new RecvWqe[Math.max(1, maxRecvWr)];
-        for (int i = 0; i < rq.length; i++) {
-            rq[i] = new RecvWqe(maxRecvSge);
-        }
+        this.rq = srq == null ? new RecvQueue(maxRecvWr, maxRecvSge) : null;
+        this.receives = srq == null ? rq : srq;
+        this.current = new RecvWqe(org.jrdma.soft.SoftLimits.MAX_SGE);
+        this.events = events;
         this.maxInline = maxInline;
         this.inlineBuffer = maxInline > 0
                 ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.length) : null;
@@ -289,6 +296,7 @@ public final class TransportQp {
         QpState from = state;
         state = target;
         if (target == QpState.RESET) {
+            communicationEstablished = false;
             resetQueues();
         } else if (target == QpState.ERR && from != QpState.ERR) {
             flush();
@@ -302,11 +310,12 @@ public final class TransportQp {
         for (long i = sqHead; i < sqTail; i++) {
             sq[slot(i, sq.length)].reset();
         }
-        for (long i = rqHead; i < rqTail; i++) {
-            rq[slot(i, rq.length)].reset();
+        if (rq != null) {
+            rq.clear();
         }
+        current.reset();
+        hasCurrent = false;
         sqHead = sqNext = sqTail = 0;
-        rqHead = rqTail = 0;
         msn = 0;
         inSend = false;
         recvOffset = 0;
@@ -346,8 +355,18 @@ public final class TransportQp {
             completeSend(sq[slot(sqHead, sq.length)], WcStatus.WR_FLUSH_ERR);
         }
         sqNext = sqHead;
-        while (rqHead < rqTail) {
-            completeRecv(rq[slot(rqHead, rq.length)], WcStatus.WR_FLUSH_ERR, 0, false, 0, false);
+        if (hasCurrent) {
+            completeRecv(WcStatus.WR_FLUSH_ERR, 0, false, 0, false);
+        }
+        if (rq != null) {
+            while (rq.take(current)) {
+                hasCurrent = true;
+                completeRecv(WcStatus.WR_FLUSH_ERR, 0, false, 0, false);
+            }
+        } else {
+            // The SRQ's entries belong to every QP on it: none is flushed; the application
+            // learns that this QP will take no more from the last-WQE-reached event.
+            events.raise(org.jrdma.verbs.AsyncEventType.QP_LAST_WQE_REACHED);
         }
         inSend = false;
         recvOffset = 0;
@@ -482,24 +501,28 @@ public final class TransportQp {
 
     /** ibv_post_recv for one WR. */
     public void postRecv(RecvWorkRequest wr) {
+        if (rq == null) {
+            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn)
+                    + " takes its receives from an SRQ; post them there");
+        }
         if (!state.canPostRecv()) {
             throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn) + " is in RESET; move it to INIT first");
         }
-        if (rqTail - rqHead >= rq.length) {
-            throw new VerbsException(Errno.ENOMEM, "post_recv: the receive queue is full (" + rq.length + " WRs posted)");
-        }
-        RecvWqe w = rq[slot(rqTail, rq.length)];
-        if (wr.sgList.count() > w.gather.segments.length) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: " + wr.sgList.count() + " SGEs but max_recv_sge is "
-                    + w.gather.segments.length);
-        }
-        w.reset();
-        w.wrId = wr.wrId;
-        w.postError = w.gather.resolve(wr.sgList, memory, pd, true);
-        rqTail++;
+        rq.post(wr, memory, pd, "post_recv");
         if (state == QpState.ERR) {
             flush();
         }
+    }
+
+    /**
+     * Takes the next receive for a message that starts now (or keeps the one already taken);
+     * false when none is posted — an RNR condition.
+     */
+    boolean takeReceive() {
+        if (!hasCurrent) {
+            hasCurrent = receives.take(current);
+        }
+        return hasCurrent;
     }
 
     // ------------------------------------------------------------------ completions
@@ -512,7 +535,7 @@ public final class TransportQp {
         if (w.signaled || status != WcStatus.SUCCESS) {
             WorkCompletion wc = sendCq.claim();
             if (wc == null) {
-                count(QpCounter.CQ_OVERFLOWS);
+                cqOverflow();
             } else {
                 wc.wrId = w.wrId;
                 wc.status = status;
@@ -534,22 +557,18 @@ public final class TransportQp {
         }
     }
 
-    /** Pops the oldest receive WQE; a receive completion is always generated. */
-    void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited) {
-        completeRecv(w, status, byteLen, withImm, immData, solicited, WcOpcode.RECV);
-    }
-
-    void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
-            WcOpcode opcode) {
-        completeRecv(w, status, byteLen, withImm, immData, solicited, opcode, destQpn);
+    /** Completes the receive in progress ({@link #current}); a receive completion is always generated. */
+    void completeRecv(WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited) {
+        completeRecv(status, byteLen, withImm, immData, solicited, WcOpcode.RECV, destQpn);
     }
 
     /** {@code srcQp}: the sender's QPN (RC/UC: the connected peer; UD: the DETH source QP). */
-    void completeRecv(RecvWqe w, WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
+    void completeRecv(WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
             WcOpcode opcode, int srcQp) {
+        RecvWqe w = current;
         WorkCompletion wc = recvCq.claim();
         if (wc == null) {
-            count(QpCounter.CQ_OVERFLOWS);
+            cqOverflow();
         } else {
             wc.wrId = w.wrId;
             wc.status = status;
@@ -565,7 +584,29 @@ public final class TransportQp {
             recvCq.commit(solicited);
         }
         w.reset();
-        rqHead++;
+        hasCurrent = false;
+    }
+
+    /** The first packet of a connection reached the QP before RTS: raise COMM_EST (once). */
+    public void noteArrival() {
+        if (!communicationEstablished) {
+            communicationEstablished = true;
+            if (state == QpState.RTR) {
+                events.raise(org.jrdma.verbs.AsyncEventType.COMM_EST);
+            }
+        }
+    }
+
+    /**
+     * A completion was lost to a full CQ: the QP cannot report its work any more, so it goes
+     * to ERR with QP_FATAL (rxe does the same on CQ overflow).
+     */
+    private void cqOverflow() {
+        count(QpCounter.CQ_OVERFLOWS);
+        if (state != QpState.ERR) {
+            state = QpState.ERR;
+            events.raise(org.jrdma.verbs.AsyncEventType.QP_FATAL);
+        }
     }
 
     /** Completes, in order, the finished entries at the head that need no ACK (UC/UD sends, local work). */
@@ -580,8 +621,8 @@ public final class TransportQp {
         return (int) (sqTail - sqHead);
     }
 
-    /** Posted receive WRs not yet completed. */
+    /** Posted receive WRs not yet completed (0 for a QP on an SRQ). */
     public int recvQueueDepth() {
-        return (int) (rqTail - rqHead);
+        return (rq == null ? 0 : rq.depth()) + (hasCurrent ? 1 : 0);
     }
 }

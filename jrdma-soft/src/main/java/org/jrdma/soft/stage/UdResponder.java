@@ -9,8 +9,8 @@ import org.jrdma.verbs.WcStatus;
 
 /**
  * The receive side of UD (rxe_resp.c for UD QPs): no PSN, no ACK, no RNR — a datagram either
- * lands in the next posted receive or is dropped and counted (no receive, Q_Key mismatch,
- * buffer too small). Each receive buffer starts with the 40-byte GRH area: for IPv4, 20 zero
+ * lands in the next posted receive or is dropped and counted (no receive, Q_Key mismatch); one
+ * that does not fit its receive completes it with LOC_LEN_ERR. Each receive buffer starts with the 40-byte GRH area: for IPv4, 20 zero
  * bytes then the IPv4 header (ROCEV2-FACTS §3.7); byte_len counts those 40 bytes, src_qp is the
  * DETH's source QP, and the GRH flag is set.
  *
@@ -38,20 +38,22 @@ public final class UdResponder {
             qp.count(QpCounter.UD_DATAGRAMS_DROPPED); // IBA: a Q_Key violation is silently dropped
             return;
         }
-        if (qp.rqHead == qp.rqTail) {
+        if (!qp.takeReceive()) {
             qp.count(QpCounter.UD_DATAGRAMS_DROPPED);
             return;
         }
-        RecvWqe w = qp.rq[TransportQp.slot(qp.rqHead, qp.rq.length)];
+        RecvWqe w = qp.current;
         int payload = pkt.payloadLength();
         boolean withImm = pkt.opcode().hasImmediate();
         int imm = withImm ? pkt.immDt().immediate() : 0;
         if (w.postError != null || !w.gather.stillValid()) {
-            qp.completeRecv(w, WcStatus.LOC_PROT_ERR, 0, false, 0, false);
+            qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
             return;
         }
         if (GRH_BYTES + (long) payload > w.gather.totalLength()) {
-            qp.count(QpCounter.UD_DATAGRAMS_DROPPED);
+            // The datagram does not fit: the receive completes with a local length error and
+            // the QP carries on (IBA for UD; rxe drops it without a word).
+            qp.completeRecv(WcStatus.LOC_LEN_ERR, 0, false, 0, false);
             return;
         }
         writeGrh(srcIp, dstIp, ipId, ipFlags, udpLength);
@@ -59,7 +61,7 @@ public final class UdResponder {
         if (payload > 0) {
             w.gather.copyIn(data, pkt.payloadOffset(), GRH_BYTES, payload);
         }
-        qp.completeRecv(w, WcStatus.SUCCESS, GRH_BYTES + payload, withImm, imm, pkt.bth().se(), WcOpcode.RECV,
+        qp.completeRecv(WcStatus.SUCCESS, GRH_BYTES + payload, withImm, imm, pkt.bth().se(), WcOpcode.RECV,
                 pkt.deth().srcQp());
     }
 
