@@ -66,6 +66,14 @@ public final class SoftPd implements ProtectionDomain {
         return srq;
     }
 
+    @Override
+    public org.jrdma.verbs.MemoryWindow allocMw(org.jrdma.verbs.MwType type) {
+        checkOpen("alloc_mw");
+        SoftMw mw = new SoftMw(this, type);
+        members.add(mw);
+        return mw;
+    }
+
     SoftContext softContext() {
         return context;
     }
@@ -86,12 +94,19 @@ public final class SoftPd implements ProtectionDomain {
             }
         }
         for (Object o : left) {
+            if (o instanceof SoftMw mw) {
+                mw.close();
+            }
+        }
+        for (Object o : left) {
             if (o instanceof SoftMr mr) {
                 mr.close();
             } else if (o instanceof SoftAh ah) {
                 ah.close();
             } else if (o instanceof SoftSrq srq) {
                 srq.close();
+            } else if (o instanceof SoftMw mw) {
+                mw.close();
             }
         }
     }

@@ -280,6 +280,21 @@ public final class SoftQp implements QueuePair {
         hca.progressFromApp(); // send now on this thread if the engine is free (rxe runs the requester inline too)
     }
 
+    @Override
+    public int bindMw(org.jrdma.verbs.MemoryWindow mw, org.jrdma.verbs.MwBind bind, long wrId, boolean signaled) {
+        if (!(mw instanceof SoftMw soft)) {
+            throw new VerbsException(Errno.EINVAL, "bind_mw: the window belongs to another provider");
+        }
+        int rkey;
+        synchronized (this) {
+            checkOpen("bind_mw");
+            rkey = transport.postBind(wrId, soft, bind, signaled);
+        }
+        hca.wake();
+        hca.progressFromApp();
+        return rkey;
+    }
+
     private void checkOpen(String op) {
         if (closed) {
             throw new VerbsException(Errno.EINVAL, op + ": the QP was destroyed");

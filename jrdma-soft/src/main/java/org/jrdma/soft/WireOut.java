@@ -17,6 +17,7 @@ import org.jrdma.soft.wire.Bth;
 import org.jrdma.soft.wire.Deth;
 import org.jrdma.soft.wire.ExtHeader;
 import org.jrdma.soft.wire.Icrc;
+import org.jrdma.soft.wire.Ieth;
 import org.jrdma.soft.wire.ImmDt;
 import org.jrdma.soft.wire.Opcode;
 import org.jrdma.soft.wire.OpcodeTable;
@@ -45,6 +46,7 @@ final class WireOut implements PacketOut {
     private final AtomicEth atomicEth = new AtomicEth();
     private final AtomicAckEth atomicAckEth = new AtomicAckEth();
     private final Deth deth = new Deth();
+    private final Ieth ieth = new Ieth();
     private final Icrc icrc = new Icrc();
 
     WireOut(SoftHca hca) {
@@ -86,6 +88,9 @@ final class WireOut implements PacketOut {
         }
         if (op.has(ExtHeader.IMM_DT)) {
             immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+        }
+        if (op.has(ExtHeader.IETH)) {
+            ieth.wrap(tx, op.iethOffset()).rkey(immData);
         }
         int pos = op.headerLength();
         if (length > 0) {

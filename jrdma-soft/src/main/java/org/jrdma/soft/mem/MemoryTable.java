@@ -1,6 +1,7 @@
 package org.jrdma.soft.mem;
 
 import org.jrdma.soft.SoftMr;
+import org.jrdma.soft.SoftMw;
 
 /**
  * The memory regions of one soft device by lkey and by rkey. Keys are random and unique among
@@ -10,6 +11,7 @@ import org.jrdma.soft.SoftMr;
 public final class MemoryTable {
     private final IntMap<SoftMr> byLkey = new IntMap<>();
     private final IntMap<SoftMr> byRkey = new IntMap<>();
+    private final IntMap<SoftMw> windows = new IntMap<>();
 
     /** Allocates a fresh lkey/rkey pair and publishes the region under both. */
     public synchronized void add(SoftMr mr, KeyPair keys) {
@@ -20,11 +22,56 @@ public final class MemoryTable {
         } while (byLkey.containsKey(lkey));
         do {
             rkey = SecureIds.memoryKey();
-        } while (byRkey.containsKey(rkey));
+        } while (rkeyInUse(rkey));
         keys.lkey = lkey;
         keys.rkey = rkey;
         byLkey.put(lkey, mr);
         byRkey.put(rkey, mr);
+    }
+
+    private boolean rkeyInUse(int rkey) {
+        return byRkey.containsKey(rkey) || windows.containsKey(rkey);
+    }
+
+    /** Registers a new window under a fresh random rkey and returns it. */
+    public synchronized int addWindow(SoftMw mw) {
+        int rkey;
+        do {
+            rkey = SecureIds.memoryKey();
+        } while (rkeyInUse(rkey) || rkeyInUse(nextFree(rkey)));
+        windows.put(rkey, mw);
+        return rkey;
+    }
+
+    private static int nextFree(int rkey) {
+        return (rkey & 0xFFFFFF00) | ((rkey + 1) & 0xFF);
+    }
+
+    /** Moves a window from {@code oldKey} to {@code newKey} (a bind; {@code newKey} from {@link #freeWindowKey}). */
+    public synchronized void rekeyWindow(SoftMw mw, int oldKey, int newKey) {
+        if (windows.get(oldKey) == mw) {
+            windows.remove(oldKey);
+        }
+        windows.put(newKey, mw);
+    }
+
+    /** The next rkey for a window now at {@code rkey}: its low byte incremented, skipping keys in use. */
+    public synchronized int freeWindowKey(int rkey) {
+        int k = nextFree(rkey);
+        for (int i = 0; i < 255 && rkeyInUse(k); i++) {
+            k = nextFree(k);
+        }
+        return k;
+    }
+
+    public synchronized SoftMw windowByRkey(int rkey) {
+        return windows.get(rkey);
+    }
+
+    public synchronized void removeWindow(SoftMw mw, int rkey) {
+        if (windows.get(rkey) == mw) {
+            windows.remove(rkey);
+        }
     }
 
     public synchronized void remove(SoftMr mr) {

@@ -9,8 +9,8 @@ import java.lang.foreign.MemorySegment;
 public interface PacketOut {
     /**
      * A SEND or RDMA WRITE packet of {@code qp}: BTH, then — as the opcode requires — RETH
-     * ({@code va}, {@code rkey}, {@code dmaLength}) and ImmDt, then {@code length} bytes from
-     * {@code gather} at {@code offset}.
+     * ({@code va}, {@code rkey}, {@code dmaLength}), ImmDt or IETH (both from {@code immData}),
+     * then {@code length} bytes from {@code gather} at {@code offset}.
      */
     void sendData(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, long va, int rkey,
             int dmaLength, int immData, Gather gather, long offset, int length);

@@ -2,6 +2,7 @@ package org.jrdma.soft.stage;
 
 import java.lang.foreign.MemorySegment;
 import org.jrdma.soft.SoftMr;
+import org.jrdma.soft.SoftMw;
 import org.jrdma.soft.mem.MemoryTable;
 
 /**
@@ -16,17 +17,33 @@ final class RemoteAccess {
     MemorySegment target;
     long offset;
 
-    /** Resolves the access into {@link #target}/{@link #offset}; false when it is not allowed. */
-    boolean check(MemoryTable memory, Object pd, int rkey, long va, long length, int access) {
+    /**
+     * Resolves the access into {@link #target}/{@link #offset}; false when it is not allowed.
+     * The rkey names a region, or a window onto one (whose own binding, access and — for type
+     * 2 — QP must allow it).
+     */
+    boolean check(MemoryTable memory, Object pd, Object qp, int rkey, long va, long length, int access) {
         SoftMr m = memory.byRkey(rkey);
-        if (m == null || m.softPd() != pd || !m.isValid() || (m.access() & access) != access || !m.contains(va, length)) {
-            mr = null;
-            target = null;
-            return false;
+        if (m != null) {
+            if (m.softPd() != pd || !m.isValid() || (m.access() & access) != access || !m.contains(va, length)) {
+                return refuse();
+            }
+        } else {
+            SoftMw mw = memory.windowByRkey(rkey);
+            if (mw == null || !mw.allows(pd, qp, va, length, access)) {
+                return refuse();
+            }
+            m = mw.region();
         }
         mr = m;
         target = m.segment();
         offset = va - m.addr();
         return true;
+    }
+
+    private boolean refuse() {
+        mr = null;
+        target = null;
+        return false;
     }
 }

@@ -34,9 +34,7 @@ public final class Requester {
             return 0;
         }
         boolean reliable = qp.type == QpType.RC;
-        if (!reliable) {
-            qp.completeDone();
-        }
+        qp.completeDone();
         int sent = 0;
         while (sent < burst && qp.sqNext < qp.sqTail) {
             SendWqe w = qp.sq[TransportQp.slot(qp.sqNext, qp.sq.length)];
@@ -62,9 +60,8 @@ public final class Requester {
             }
             sent++;
         }
-        if (!reliable) {
-            qp.completeDone(); // UC and UD sends complete when sent: no ACKs (§4.1 step 8)
-        }
+        // UC and UD sends complete when sent (no ACKs, §4.1 step 8), and local work when done.
+        qp.completeDone();
         return sent;
     }
 
@@ -99,6 +96,9 @@ public final class Requester {
             }
             return false;
         }
+        if (w.isLocal()) {
+            return executeLocal(qp, w);
+        }
         if (w.needsResponse()) {
             if (qp.rdAtomicOutstanding >= qp.maxRdAtomic) {
                 return false; // max_rd_atomic READs/atomics in flight (rxe check_init_depth)
@@ -116,6 +116,31 @@ public final class Requester {
         return true;
     }
 
+    /**
+     * BIND_MW and LOCAL_INV run here, in send-queue order, once they reach the head (so their
+     * effect and any error are ordered after the work before them). They send nothing and are
+     * DONE at once; a failure is an MW_BIND_ERR completion and the QP goes to ERR.
+     */
+    private boolean executeLocal(TransportQp qp, SendWqe w) {
+        if (qp.sqNext != qp.sqHead) {
+            return false;
+        }
+        boolean ok;
+        if (w.opcode == WrOpcode.BIND_MW) {
+            ok = w.mw.bind(w.bind, w.newRkey, qp);
+        } else {
+            org.jrdma.soft.SoftMw mw = qp.memory.windowByRkey(w.invalidateRkey);
+            ok = mw != null && mw.invalidate(qp.pd);
+        }
+        if (!ok) {
+            qp.completeSend(w, WcStatus.MW_BIND_ERR);
+            qp.fail();
+            return false;
+        }
+        w.state = SendWqe.State.DONE;
+        return true;
+    }
+
     private void sendNextDataPacket(TransportQp qp, SendWqe w) {
         int mtu = qp.mtuBytes();
         int index = w.sentPackets;
@@ -127,13 +152,15 @@ public final class Requester {
         Operation operation = w.isWrite() ? Operation.RDMA_WRITE : Operation.SEND;
         boolean reliable = qp.type == QpType.RC;
         Transport transport = reliable ? Transport.RC : Transport.UC;
-        int opcode = OpcodeTable.opcodeFor(transport, operation, w.opcode.hasImmediate() && last, position);
+        int opcode = w.opcode == WrOpcode.SEND_WITH_INV && last
+                ? OpcodeTable.sendWithInvalidateOpcode(position)
+                : OpcodeTable.opcodeFor(transport, operation, w.opcode.hasImmediate() && last, position);
         int psn = Psn.add(w.firstPsn, index);
-        boolean solicited = last && w.solicited
-                && (w.opcode == WrOpcode.SEND || w.opcode == WrOpcode.SEND_WITH_IMM || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM);
-        // UC has no ACKs, so no AckReq either.
+        boolean solicited = last && w.solicited && !w.isWrite() || last && w.solicited && w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
+        // UC has no ACKs, so no AckReq either. ImmDt or IETH carry the immediate or the rkey.
+        int immOrRkey = w.opcode == WrOpcode.SEND_WITH_INV ? w.invalidateRkey : w.immData;
         out.sendData(qp, opcode, psn, reliable && ackRequest(qp, last), solicited, w.remoteAddr, w.rkey, (int) w.length(),
-                w.immData, w.gather, offset, length);
+                immOrRkey, w.gather, offset, length);
         sent(qp, psn);
         w.sentPackets++;
         if (last) {

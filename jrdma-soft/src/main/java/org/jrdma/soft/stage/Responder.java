@@ -6,7 +6,9 @@ import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.AccessFlags;
+import org.jrdma.soft.SoftMw;
 import org.jrdma.verbs.AsyncEventType;
+import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
@@ -282,7 +284,7 @@ public final class Responder {
                 return Step.EXECUTE;
             }
         }
-        if (!access.check(qp.memory, qp.pd, rkey, va, length, need)) {
+        if (!access.check(qp.memory, qp.pd, qp, rkey, va, length, need)) {
             if (qp.type == QpType.UC) {
                 qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
                 dropMessage(qp);
@@ -321,9 +323,22 @@ public final class Responder {
         }
         if (ends(pkt)) {
             qp.inSend = false;
-            boolean withImm = pkt.opcode().hasImmediate();
-            qp.completeRecv(WcStatus.SUCCESS, qp.recvOffset, withImm, withImm ? pkt.immDt().immediate() : 0,
-                    pkt.bth().se());
+            int flags = 0;
+            int imm = 0;
+            if (pkt.opcode().hasImmediate()) {
+                flags = WcFlags.WITH_IMM;
+                imm = pkt.immDt().immediate();
+            } else if (pkt.opcode().hasInvalidate()) {
+                // SEND_WITH_INV: revoke the window first; a bad rkey fails the receive (§4.2 table).
+                imm = pkt.ieth().rkey();
+                SoftMw mw = qp.memory.windowByRkey(imm);
+                if (mw == null || !mw.invalidate(qp.pd)) {
+                    invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+                    return;
+                }
+                flags = WcFlags.WITH_INV;
+            }
+            qp.completeRecv(WcStatus.SUCCESS, qp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.destQpn);
             qp.recvOffset = 0;
         } else {
             qp.inSend = true;

@@ -24,6 +24,11 @@ public final class SendWqe {
     int rkey;
     long compareAdd;
     long swap;
+    /** BIND_MW: the window, what to bind it to, and the rkey it gets; LOCAL_INV / SEND_WITH_INV: the rkey to invalidate. */
+    org.jrdma.soft.SoftMw mw;
+    org.jrdma.verbs.MwBind bind;
+    int newRkey;
+    int invalidateRkey;
     /** UD: the destination of this datagram (from the WR's address handle), its QPN and Q_Key. */
     UdDestination udDestination;
     int remoteQpn;
@@ -56,6 +61,8 @@ public final class SendWqe {
         packets = 0;
         received = 0;
         holdsRdAtomicSlot = false;
+        mw = null;
+        bind = null;
     }
 
     long length() {
@@ -77,6 +84,11 @@ public final class SendWqe {
 
     boolean isWrite() {
         return opcode == WrOpcode.RDMA_WRITE || opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
+    }
+
+    /** Work done at the requester without packets (rxe: REG_MR, LOCAL_INV, BIND_MW). */
+    boolean isLocal() {
+        return opcode == WrOpcode.BIND_MW || opcode == WrOpcode.LOCAL_INV;
     }
 
     boolean fenced() {

@@ -413,6 +413,11 @@ public final class TransportQp {
         w.rkey = wr.rkey;
         w.compareAdd = wr.compareAdd;
         w.swap = wr.swap;
+        w.invalidateRkey = wr.invalidateRkey;
+        if (wr.opcode == WrOpcode.BIND_MW) {
+            bindWindow(w, (org.jrdma.soft.SoftMw) wr.mw, wr.bind);
+            wr.rkey = w.newRkey; // ibverbs has the caller pick it with ibv_inc_rkey; we pick and report it
+        }
         if (type == QpType.UD) {
             w.udDestination = (UdDestination) wr.ah;
             w.remoteQpn = wr.remoteQpn;
@@ -430,6 +435,35 @@ public final class TransportQp {
         }
     }
 
+    private void bindWindow(SendWqe w, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind) {
+        w.mw = mw;
+        w.bind = bind;
+        w.newRkey = bind.length() == 0 ? mw.rkey() : memory.freeWindowKey(mw.rkey());
+    }
+
+    /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
+    public int postBind(long wrId, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
+        if (!state.canPostSend()) {
+            throw new VerbsException(Errno.EINVAL, "bind_mw: QP 0x" + Integer.toHexString(qpn) + " is in " + state + "; binds need RTS");
+        }
+        if (sqTail - sqHead >= sq.length) {
+            throw new VerbsException(Errno.ENOMEM, "bind_mw: the send queue is full (" + sq.length + " WRs outstanding)");
+        }
+        mw.checkBind(bind, org.jrdma.verbs.MwType.TYPE_1, pd);
+        SendWqe w = sq[slot(sqTail, sq.length)];
+        w.reset();
+        w.wrId = wrId;
+        w.opcode = WrOpcode.BIND_MW;
+        w.sendFlags = 0;
+        w.signaled = signaled || sqSigAll;
+        bindWindow(w, mw, bind);
+        sqTail++;
+        if (state == QpState.ERR) {
+            flush();
+        }
+        return w.newRkey;
+    }
+
     /** What the send queue takes for this QP type, and what each opcode needs (EINVAL otherwise, as rxe). */
     private void checkOpcode(SendWorkRequest wr) {
         if (type == QpType.UD) {
@@ -441,7 +475,18 @@ public final class TransportQp {
             throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a UC QP (SEND and RDMA WRITE only)");
         }
         switch (wr.opcode) {
-            case SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM -> { }
+            case SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, LOCAL_INV -> { }
+            case SEND_WITH_INV -> {
+                if (type != QpType.RC) {
+                    throw new VerbsException(Errno.EINVAL, "post_send: SEND_WITH_INV needs an RC QP");
+                }
+            }
+            case BIND_MW -> {
+                if (!(wr.mw instanceof org.jrdma.soft.SoftMw mw) || wr.bind == null) {
+                    throw new VerbsException(Errno.EINVAL, "post_send: BIND_MW needs a window of this device and what to bind");
+                }
+                mw.checkBind(wr.bind, org.jrdma.verbs.MwType.TYPE_2, pd);
+            }
             case RDMA_READ -> {
                 if ((wr.sendFlags & SendFlags.INLINE) != 0) {
                     throw new VerbsException(Errno.EINVAL, "post_send: RDMA_READ cannot be inline");
@@ -565,6 +610,12 @@ public final class TransportQp {
     /** {@code srcQp}: the sender's QPN (RC/UC: the connected peer; UD: the DETH source QP). */
     void completeRecv(WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited,
             WcOpcode opcode, int srcQp) {
+        completeRecv(status, byteLen, withImm ? WcFlags.WITH_IMM : 0, immData, solicited, opcode, srcQp);
+    }
+
+    /** {@code flags}: WITH_IMM or WITH_INV ({@code immData} then holds the immediate or the invalidated rkey). */
+    void completeRecv(WcStatus status, long byteLen, int flags, int immData, boolean solicited, WcOpcode opcode,
+            int srcQp) {
         RecvWqe w = current;
         WorkCompletion wc = recvCq.claim();
         if (wc == null) {
@@ -577,7 +628,7 @@ public final class TransportQp {
             if (status == WcStatus.SUCCESS) {
                 wc.byteLen = (int) byteLen;
                 // RoCE receives always carry a GRH (the IP header); rxe sets the flag on every one.
-                wc.wcFlags = WcFlags.GRH | (withImm ? WcFlags.WITH_IMM : 0);
+                wc.wcFlags = WcFlags.GRH | flags;
                 wc.immData = immData;
                 wc.srcQp = srcQp;
             }
