@@ -111,6 +111,10 @@ final class Engine {
     }
 
     private void handle(InetSocketAddress from, int length) {
+        if (!hca.portActive()) {
+            hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
+            return;
+        }
         hca.counters().increment(QpCounter.RCVD_PACKETS);
         hca.counters().add(QpCounter.RCVD_BYTES, length);
         hca.capture(false, from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0, from.getPort(), rxBuffer, length);

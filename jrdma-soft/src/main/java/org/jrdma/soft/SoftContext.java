@@ -34,6 +34,7 @@ public final class SoftContext implements Context {
     SoftContext(SoftDevice device, SoftHca hca) {
         this.device = device;
         this.hca = hca;
+        hca.attach(this);
     }
 
     public SoftHca hca() {
@@ -58,7 +59,7 @@ public final class SoftContext implements Context {
     public PortAttr queryPort(int portNum) {
         checkOpen("query_port");
         checkPort("query_port", portNum);
-        return new PortAttr(PortState.ACTIVE, hca.activeMtu(), hca.activeMtu(), 1, 0, 0, "Ethernet", SoftLimits.MAX_MSG_SIZE);
+        return new PortAttr(hca.portActive() ? PortState.ACTIVE : PortState.DOWN, hca.activeMtu(), hca.activeMtu(), 1, 0, 0, "Ethernet", SoftLimits.MAX_MSG_SIZE);
     }
 
     @Override
@@ -187,6 +188,7 @@ public final class SoftContext implements Context {
                 ch.forceClose();
             }
         }
+        hca.detach(this);
         device.release(hca);
     }
 }

@@ -1,7 +1,6 @@
 package org.jrdma.soft;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -45,6 +44,9 @@ public final class SoftHca {
     private volatile SoftQp[] qps = new SoftQp[0];
     private final Engine engine;
     private volatile long firstTxNanos;
+    private volatile boolean portActive = true;
+    private volatile boolean fatal;
+    private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
     private volatile boolean pendingWork;
     private volatile boolean sleeping;
@@ -193,6 +195,47 @@ public final class SoftHca {
         return m;
     }
 
+    void attach(SoftContext c) {
+        contexts.add(c);
+    }
+
+    void detach(SoftContext c) {
+        contexts.remove(c);
+    }
+
+    /** Port 1's state: ACTIVE, or DOWN after {@link #setPortActive}(false) (packets then go nowhere). */
+    public boolean portActive() {
+        return portActive;
+    }
+
+    /**
+     * Takes port 1 down or up, as a cable pull would: while down nothing is sent or received
+     * (the transports see loss); every context of the device gets PORT_ERR, then PORT_ACTIVE.
+     */
+    public void setPortActive(boolean active) {
+        if (portActive == active) {
+            return;
+        }
+        portActive = active;
+        for (SoftContext c : contexts) {
+            c.postAsync(active ? org.jrdma.verbs.AsyncEventType.PORT_ACTIVE : org.jrdma.verbs.AsyncEventType.PORT_ERR,
+                    null, null, null, 1);
+        }
+    }
+
+    /** The device's socket failed for good: every context learns it once (DEVICE_FATAL). */
+    void deviceFatal(Exception cause) {
+        if (fatal) {
+            return;
+        }
+        fatal = true;
+        portActive = false;
+        System.err.println("jrdma-soft " + spec.name() + ": device failed: " + cause);
+        for (SoftContext c : contexts) {
+            c.postAsync(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, null, null, null, 0);
+        }
+    }
+
     /** Clock time of the first RDMA packet this device sent, or 0 before any. */
     public long firstTxNanos() {
         return firstTxNanos;
@@ -293,7 +336,10 @@ public final class SoftHca {
             pendingWork = false;
             return engine.doWork();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            if (running) {
+                deviceFatal(e);
+            }
+            return 0;
         } finally {
             engineLock.unlock();
         }

@@ -161,6 +161,10 @@ final class WireOut implements PacketOut {
         icrc.writeIpv4(hca.localIpv4(), toIpv4, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
         tx.limit(length).position(0);
         try {
+            if (!hca.portActive()) {
+                hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
+                return; // the cable is out: the packet is lost
+            }
             hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
             hca.capture(true, toIpv4, UdpDatagrams.ROCE_PORT, tx, length);
             if (hca.datagrams().send(tx, to)) {

@@ -31,7 +31,9 @@ public enum QpCounter {
     /** The kernel had no room for a datagram (it is lost; retransmission recovers it). */
     TX_QUEUE_FULL,
     /** A send failed with an I/O error (likewise a lost packet). */
-    TX_ERRORS;
+    TX_ERRORS,
+    /** Packets not sent or not taken while the port was down. */
+    PORT_DOWN_DROPS;
 
     /** The counter's name as tools print it, e.g. {@code retransmitted_packets}. */
     public String label() {
