@@ -1,7 +1,9 @@
 package org.jrdma.testkit;
 
 import java.lang.foreign.Arena;
+import java.util.Objects;
 import java.util.Random;
+import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;
@@ -10,54 +12,263 @@ import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.QueuePair;
+import org.jrdma.verbs.SharedReceiveQueue;
+import org.jrdma.verbs.SrqInitAttr;
 
 /**
- * Two RC QPs connected to each other, RESET → INIT → RTR → RTS, each with its own PD, send CQ,
- * receive CQ (and optionally a completion channel) and two registered buffers, one to send
- * from and one to receive into. Both may live in one context or in two. Closing releases
- * everything in reverse order.
+ * Two QPs connected to each other, RESET → INIT → RTR → RTS, each with its own PD, send CQ,
+ * receive CQ (and optionally a completion channel and an SRQ) and two registered buffers, one
+ * to send from and one to receive into. RC by default; UC and UD pairs are built the same way
+ * (a UD endpoint gets an address handle to its peer). Both may live in one context or in two.
+ * Closing releases everything in reverse order.
  */
 public final class Loopback implements AutoCloseable {
-    /** How to build the pair. */
-    public record Options(Mtu mtu, int bufferBytes, QpCap cap, int cqEntries, boolean sqSigAll,
-            boolean completionChannel, long seed) {
+    /** The Q_Key both QPs of a UD pair use. */
+    public static final int UD_QKEY = 0x1234ABCD;
+
+    /** How to build the pair; immutable, each {@code with} returns a changed copy. */
+    public static final class Options {
+        private Mtu mtu = Mtu.MTU_1024;
+        private int bufferBytes = 64 * 1024;
+        private QpCap cap = new QpCap(64, 64, 1, 1, 0);
+        private int cqEntries = 256;
+        private boolean sqSigAll;
+        private boolean completionChannel;
+        private long seed = 0x5EED;
+        private QpType qpType = QpType.RC;
+        private int qpAccess = RcAttrs.ACCESS;
+        private int mrAccess = RcAttrs.ACCESS;
+        private int timeout = RcAttrs.TIMEOUT;
+        private int retryCnt = RcAttrs.RETRY_CNT;
+        private int rnrRetry = RcAttrs.RNR_RETRY;
+        private int minRnrTimer = RcAttrs.MIN_RNR_TIMER;
+        private int maxRdAtomic = RcAttrs.RD_ATOMIC;
+        private int maxDestRdAtomic = RcAttrs.RD_ATOMIC;
+        private QpState peerState = QpState.RTS;
+        private SrqInitAttr srq;
+        private Endpoint sharedPeer;
+
+        private Options() {
+        }
+
+        private Options copy() {
+            Options c = new Options();
+            c.mtu = mtu;
+            c.bufferBytes = bufferBytes;
+            c.cap = cap;
+            c.cqEntries = cqEntries;
+            c.sqSigAll = sqSigAll;
+            c.completionChannel = completionChannel;
+            c.seed = seed;
+            c.qpType = qpType;
+            c.qpAccess = qpAccess;
+            c.mrAccess = mrAccess;
+            c.timeout = timeout;
+            c.retryCnt = retryCnt;
+            c.rnrRetry = rnrRetry;
+            c.minRnrTimer = minRnrTimer;
+            c.maxRdAtomic = maxRdAtomic;
+            c.maxDestRdAtomic = maxDestRdAtomic;
+            c.peerState = peerState;
+            c.srq = srq;
+            c.sharedPeer = sharedPeer;
+            return c;
+        }
+
+        /** An RC pair at MTU 1024 with 64 KiB buffers and {@link RcAttrs}' attributes. */
         public static Options defaults() {
-            return new Options(Mtu.MTU_1024, 64 * 1024, new QpCap(64, 64, 1, 1, 0), 256, false, false, 0x5EED);
+            return new Options();
         }
 
         public Options withMtu(Mtu m) {
-            return new Options(m, bufferBytes, cap, cqEntries, sqSigAll, completionChannel, seed);
+            Options c = copy();
+            c.mtu = m;
+            return c;
         }
 
         /** The size of each of the four buffers (both sides' send and receive buffers). */
         public Options withBufferBytes(int n) {
-            return new Options(mtu, n, cap, cqEntries, sqSigAll, completionChannel, seed);
+            Options c = copy();
+            c.bufferBytes = n;
+            return c;
         }
 
-        public Options withCap(QpCap c) {
-            return new Options(mtu, bufferBytes, c, cqEntries, sqSigAll, completionChannel, seed);
+        public Options withCap(QpCap cap) {
+            Options c = copy();
+            c.cap = cap;
+            return c;
         }
 
         public Options withCqEntries(int n) {
-            return new Options(mtu, bufferBytes, cap, n, sqSigAll, completionChannel, seed);
+            Options c = copy();
+            c.cqEntries = n;
+            return c;
         }
 
         public Options withSqSigAll(boolean on) {
-            return new Options(mtu, bufferBytes, cap, cqEntries, on, completionChannel, seed);
+            Options c = copy();
+            c.sqSigAll = on;
+            return c;
         }
 
         /** Gives each side a completion channel that both of its CQs report to. */
         public Options withCompletionChannel(boolean on) {
-            return new Options(mtu, bufferBytes, cap, cqEntries, sqSigAll, on, seed);
+            Options c = copy();
+            c.completionChannel = on;
+            return c;
         }
 
         /** Seeds the initial PSNs. */
         public Options withSeed(long s) {
-            return new Options(mtu, bufferBytes, cap, cqEntries, sqSigAll, completionChannel, s);
+            Options c = copy();
+            c.seed = s;
+            return c;
+        }
+
+        /** RC (default), UC or UD. */
+        public Options withQpType(QpType type) {
+            Options c = copy();
+            c.qpType = Objects.requireNonNull(type);
+            return c;
+        }
+
+        /** Both QPs' qp_access_flags (RC and UC): what their peer may do to them. */
+        public Options withQpAccess(int access) {
+            Options c = copy();
+            c.qpAccess = access;
+            return c;
+        }
+
+        /** The access flags the four buffers are registered with. */
+        public Options withMrAccess(int access) {
+            Options c = copy();
+            c.mrAccess = access;
+            return c;
+        }
+
+        /** Local ACK timeout (4.096 µs × 2^t) and retry_cnt of both RC QPs. */
+        public Options withRetry(int timeout, int retryCnt) {
+            Options c = copy();
+            c.timeout = timeout;
+            c.retryCnt = retryCnt;
+            return c;
+        }
+
+        /** rnr_retry (requester) and min_rnr_timer (responder) of both RC QPs. */
+        public Options withRnr(int rnrRetry, int minRnrTimer) {
+            Options c = copy();
+            c.rnrRetry = rnrRetry;
+            c.minRnrTimer = minRnrTimer;
+            return c;
+        }
+
+        /** max_rd_atomic (initiator depth) and max_dest_rd_atomic (responder resources). */
+        public Options withRdAtomic(int maxRdAtomic, int maxDestRdAtomic) {
+            Options c = copy();
+            c.maxRdAtomic = maxRdAtomic;
+            c.maxDestRdAtomic = maxDestRdAtomic;
+            return c;
+        }
+
+        /**
+         * How far B is brought: RESET, INIT, RTR or RTS (default). A always reaches RTS,
+         * addressed to B's QPN and PSN, so its requests find B not (yet) ready.
+         */
+        public Options withPeerState(QpState s) {
+            Options c = copy();
+            c.peerState = s;
+            return c;
+        }
+
+        /** Gives each side an SRQ created with {@code attr} that its QP receives from. */
+        public Options withSrq(SrqInitAttr attr) {
+            Options c = copy();
+            c.srq = attr;
+            return c;
+        }
+
+        /**
+         * B of the new pair shares {@code peer}'s context, PD, CQs, buffers and SRQ; only its QP
+         * is new. The pair must be closed before the one {@code peer} belongs to.
+         */
+        public Options withSharedPeer(Endpoint peer) {
+            Options c = copy();
+            c.sharedPeer = peer;
+            return c;
+        }
+
+        public Mtu mtu() {
+            return mtu;
+        }
+
+        public int bufferBytes() {
+            return bufferBytes;
+        }
+
+        public QpCap cap() {
+            return cap;
+        }
+
+        public int cqEntries() {
+            return cqEntries;
+        }
+
+        public boolean sqSigAll() {
+            return sqSigAll;
+        }
+
+        public boolean completionChannel() {
+            return completionChannel;
+        }
+
+        public long seed() {
+            return seed;
+        }
+
+        public QpType qpType() {
+            return qpType;
+        }
+
+        public int qpAccess() {
+            return qpAccess;
+        }
+
+        public int mrAccess() {
+            return mrAccess;
+        }
+
+        public int timeout() {
+            return timeout;
+        }
+
+        public int retryCnt() {
+            return retryCnt;
+        }
+
+        public int rnrRetry() {
+            return rnrRetry;
+        }
+
+        public int minRnrTimer() {
+            return minRnrTimer;
+        }
+
+        public int maxRdAtomic() {
+            return maxRdAtomic;
+        }
+
+        public int maxDestRdAtomic() {
+            return maxDestRdAtomic;
+        }
+
+        public QpState peerState() {
+            return peerState;
         }
     }
 
@@ -69,6 +280,8 @@ public final class Loopback implements AutoCloseable {
         public final CompletionChannel channel;
         public final CompletionQueue sendCq;
         public final CompletionQueue recvCq;
+        /** Null unless {@link Options#withSrq}. */
+        public final SharedReceiveQueue srq;
         public final QueuePair qp;
         /** Where this side's sends gather from. */
         public final MemoryRegion sendMr;
@@ -77,6 +290,7 @@ public final class Loopback implements AutoCloseable {
         /** The PSN this side starts sending with (its peer's expected PSN). */
         public final int sqPsn;
         public final Gid gid;
+        private AddressHandle ah;
 
         private Endpoint(Context context, int port, int gidIndex, Options o, int sqPsn, Arena arena, Closer closer) {
             this.context = context;
@@ -86,10 +300,36 @@ public final class Loopback implements AutoCloseable {
             this.channel = o.completionChannel() ? closer.add(context.createCompChannel()) : null;
             this.sendCq = closer.add(context.createCq(o.cqEntries(), channel));
             this.recvCq = closer.add(context.createCq(o.cqEntries(), channel));
-            this.sendMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), RcAttrs.ACCESS));
-            this.recvMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), RcAttrs.ACCESS));
-            this.qp = closer.add(pd.createQp(new QpInitAttr().qpType(QpType.RC).sendCq(sendCq).recvCq(recvCq)
-                    .cap(o.cap()).sqSigAll(o.sqSigAll())));
+            this.srq = o.srq == null ? null : closer.add(pd.createSrq(o.srq));
+            this.sendMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), o.mrAccess()));
+            this.recvMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), o.mrAccess()));
+            this.qp = closer.add(pd.createQp(initAttr(o, sendCq, recvCq, srq)));
+        }
+
+        /** A new QP on {@code shared}'s resources. */
+        private Endpoint(Endpoint shared, Options o, int sqPsn, Closer closer) {
+            this.context = shared.context;
+            this.sqPsn = sqPsn;
+            this.gid = shared.gid;
+            this.pd = shared.pd;
+            this.channel = shared.channel;
+            this.sendCq = shared.sendCq;
+            this.recvCq = shared.recvCq;
+            this.srq = shared.srq;
+            this.sendMr = shared.sendMr;
+            this.recvMr = shared.recvMr;
+            this.qp = closer.add(pd.createQp(initAttr(o, sendCq, recvCq, srq)));
+        }
+
+        private static QpInitAttr initAttr(Options o, CompletionQueue sendCq, CompletionQueue recvCq,
+                SharedReceiveQueue srq) {
+            return new QpInitAttr().qpType(o.qpType()).sendCq(sendCq).recvCq(recvCq).cap(o.cap())
+                    .sqSigAll(o.sqSigAll()).srq(srq);
+        }
+
+        /** UD: the address handle to the peer (in this side's PD); null for RC and UC. */
+        public AddressHandle ah() {
+            return ah;
         }
     }
 
@@ -108,7 +348,7 @@ public final class Loopback implements AutoCloseable {
         return open(context, context, port, gidIndex, o);
     }
 
-    /** QP a in {@code contextA}, QP b in {@code contextB}, connected to each other and in RTS. */
+    /** QP a in {@code contextA}, QP b in {@code contextB}, connected to each other. */
     public static Loopback open(Context contextA, Context contextB, int port, int gidIndex, Options o) {
         Closer closer = new Closer();
         try {
@@ -117,13 +357,26 @@ public final class Loopback implements AutoCloseable {
             closer.add(arena::close);
             Random psns = new Random(o.seed());
             Endpoint a = new Endpoint(contextA, port, gidIndex, o, psns.nextInt(1 << 24), arena, closer);
-            Endpoint b = new Endpoint(contextB, port, gidIndex, o, psns.nextInt(1 << 24), arena, closer);
-            a.qp.modify(RcAttrs.init(port, RcAttrs.ACCESS));
-            b.qp.modify(RcAttrs.init(port, RcAttrs.ACCESS));
-            a.qp.modify(RcAttrs.rtr(AhAttr.roce(b.gid, gidIndex, port), o.mtu(), b.qp.qpNum(), b.sqPsn));
-            b.qp.modify(RcAttrs.rtr(AhAttr.roce(a.gid, gidIndex, port), o.mtu(), a.qp.qpNum(), a.sqPsn));
-            a.qp.modify(RcAttrs.rts(a.sqPsn));
-            b.qp.modify(RcAttrs.rts(b.sqPsn));
+            Endpoint b = o.sharedPeer == null
+                    ? new Endpoint(contextB, port, gidIndex, o, psns.nextInt(1 << 24), arena, closer)
+                    : new Endpoint(o.sharedPeer, o, psns.nextInt(1 << 24), closer);
+            if (o.qpType() == QpType.UD) {
+                a.ah = closer.add(a.pd.createAh(AhAttr.roce(b.gid, gidIndex, port)));
+                b.ah = closer.add(b.pd.createAh(AhAttr.roce(a.gid, gidIndex, port)));
+            }
+            QpState peer = o.peerState();
+            a.qp.modify(init(o, port));
+            if (peer != QpState.RESET) {
+                b.qp.modify(init(o, port));
+            }
+            a.qp.modify(rtr(o, AhAttr.roce(b.gid, gidIndex, port), b.qp.qpNum(), b.sqPsn));
+            if (peer == QpState.RTR || peer == QpState.RTS) {
+                b.qp.modify(rtr(o, AhAttr.roce(a.gid, gidIndex, port), a.qp.qpNum(), a.sqPsn));
+            }
+            a.qp.modify(rts(o, a.sqPsn));
+            if (peer == QpState.RTS) {
+                b.qp.modify(rts(o, b.sqPsn));
+            }
             return new Loopback(closer, a, b);
         } catch (RuntimeException | Error e) {
             try {
@@ -133,6 +386,31 @@ public final class Loopback implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** RESET → INIT: UD needs a Q_Key, RC and UC access flags (ROCEV2-FACTS §3.3). */
+    private static QpAttr init(Options o, int port) {
+        return o.qpType() == QpType.UD
+                ? new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port).qkey(UD_QKEY)
+                : RcAttrs.init(port, o.qpAccess());
+    }
+
+    /** INIT → RTR: UD needs nothing, UC no RNR timer and no responder resources. */
+    private static QpAttr rtr(Options o, AhAttr av, int destQpn, int rqPsn) {
+        return switch (o.qpType()) {
+            case UD -> new QpAttr().state(QpState.RTR);
+            case UC -> new QpAttr().state(QpState.RTR).ahAttr(av).pathMtu(o.mtu()).destQpNum(destQpn).rqPsn(rqPsn);
+            default -> new QpAttr().state(QpState.RTR).ahAttr(av).pathMtu(o.mtu()).destQpNum(destQpn).rqPsn(rqPsn)
+                    .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer());
+        };
+    }
+
+    /** RTR → RTS: UC and UD need only the send PSN. */
+    private static QpAttr rts(Options o, int sqPsn) {
+        return o.qpType() == QpType.RC
+                ? new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(o.timeout()).retryCnt(o.retryCnt())
+                        .rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic())
+                : new QpAttr().state(QpState.RTS).sqPsn(sqPsn);
     }
 
     public Endpoint a() {

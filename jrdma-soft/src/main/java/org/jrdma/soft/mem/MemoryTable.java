@@ -64,6 +64,10 @@ public final class MemoryTable {
         return k;
     }
 
+    public synchronized boolean isFreeWindowKey(int rkey) {
+        return !rkeyInUse(rkey);
+    }
+
     public synchronized SoftMw windowByRkey(int rkey) {
         return windows.get(rkey);
     }
@@ -81,6 +85,17 @@ public final class MemoryTable {
 
     public synchronized SoftMr byLkey(int lkey) {
         return byLkey.get(lkey);
+    }
+
+    /** A live region of {@code pd} that holds [addr, addr+len), or null (a linear search: inline sends only). */
+    public synchronized SoftMr byAddress(Object pd, long addr, long len) {
+        SoftMr[] found = {null};
+        byLkey.forEach(mr -> {
+            if (found[0] == null && mr.softPd() == pd && mr.isValid() && mr.contains(addr, len)) {
+                found[0] = mr;
+            }
+        });
+        return found[0];
     }
 
     public synchronized SoftMr byRkey(int rkey) {

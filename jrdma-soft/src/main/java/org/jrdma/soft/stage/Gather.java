@@ -65,12 +65,21 @@ public final class Gather {
      * completes later with LOC_PROT_ERR, so it is recorded here and reported then.
      */
     WcStatus resolve(SgList sgl, MemoryTable memory, Object pd, boolean needLocalWrite) {
+        return resolve(sgl, memory, pd, needLocalWrite, false);
+    }
+
+    /**
+     * With {@code byAddress}, the lkey is not looked at (ibv_post_send.3: an inline send's
+     * L_Key is not checked) and the region is found by address instead — Java still needs a
+     * registered segment to read from.
+     */
+    WcStatus resolve(SgList sgl, MemoryTable memory, Object pd, boolean needLocalWrite, boolean byAddress) {
         for (int i = 0; i < sgl.count(); i++) {
             Sge s = sgl.get(i);
             if (s.length < 0) {
                 return WcStatus.LOC_LEN_ERR;
             }
-            SoftMr mr = memory.byLkey(s.lkey);
+            SoftMr mr = byAddress ? memory.byAddress(pd, s.addr, s.length) : memory.byLkey(s.lkey);
             if (mr == null || mr.softPd() != pd || !mr.isValid() || !mr.contains(s.addr, s.length)
                     || (needLocalWrite && (mr.access() & AccessFlags.LOCAL_WRITE) == 0)) {
                 clear();

@@ -416,7 +416,15 @@ public final class TransportQp {
         w.invalidateRkey = wr.invalidateRkey;
         if (wr.opcode == WrOpcode.BIND_MW) {
             bindWindow(w, (org.jrdma.soft.SoftMw) wr.mw, wr.bind);
-            wr.rkey = w.newRkey; // ibverbs has the caller pick it with ibv_inc_rkey; we pick and report it
+            // ibverbs: the caller picks the new rkey with ibv_inc_rkey; honour it when only the key
+            // byte changed and it is free, else pick one the same way; either way report it back.
+            int asked = wr.rkey;
+            int current = ((org.jrdma.soft.SoftMw) wr.mw).rkey();
+            if (wr.bind.length() != 0 && asked != 0 && asked != current && (asked & ~0xFF) == (current & ~0xFF)
+                    && memory.isFreeWindowKey(asked)) {
+                w.newRkey = asked;
+            }
+            wr.rkey = w.newRkey;
         }
         if (type == QpType.UD) {
             w.udDestination = (UdDestination) wr.ah;
@@ -427,7 +435,10 @@ public final class TransportQp {
         if (inline) {
             copyInline(w, sgl, total);
         } else {
-            w.postError = w.gather.resolve(sgl, memory, pd, false);
+            // A READ's or atomic's local buffer is written by the responses: it needs LOCAL_WRITE (rxe).
+            boolean written = wr.opcode == WrOpcode.RDMA_READ || wr.opcode == WrOpcode.ATOMIC_CMP_AND_SWP
+                    || wr.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD;
+            w.postError = w.gather.resolve(sgl, memory, pd, written);
         }
         sqTail++;
         if (state == QpState.ERR) {
@@ -529,12 +540,12 @@ public final class TransportQp {
     }
 
     /**
-     * Inline data is copied at post time, so the caller may reuse its buffer at once. Unlike
-     * C, Java cannot read an arbitrary address safely, so inline SGEs must still lie in a
-     * registered region of the QP's PD (their lkey is checked); the copy is what is inline.
+     * Inline data is copied at post time, so the caller may reuse its buffer at once, and its
+     * lkey is not checked (ibv_post_send.3). Unlike C, Java cannot read an arbitrary address
+     * safely, so the bytes must still lie in a registered region of the QP's PD, found by address.
      */
     private void copyInline(SendWqe w, SgList sgl, long total) {
-        w.postError = w.gather.resolve(sgl, memory, pd, false);
+        w.postError = w.gather.resolve(sgl, memory, pd, false, true);
         if (w.postError != null) {
             return;
         }

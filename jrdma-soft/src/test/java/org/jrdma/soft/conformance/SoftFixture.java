@@ -29,7 +29,9 @@ final class SoftFixture implements ProviderFixture {
     @Override
     public boolean supports(Feature feature) {
         return switch (feature) {
-            case SQD, SOLICITED, RANDOM_QPN, SEND_COMPLETION_BYTE_LEN -> true;
+            case SQD, SOLICITED, RANDOM_QPN, SEND_COMPLETION_BYTE_LEN, RDMA_WRITE, RDMA_READ, ATOMICS, INLINE, UD, UC,
+                    SRQ, MEMORY_WINDOW_TYPE_1, MEMORY_WINDOW_TYPE_2, ASYNC_EVENTS, COMM_EST, RETRY_CNT_7_FINITE,
+                    ZERO_LENGTH_RDMA_SKIPS_RKEY -> true;
         };
     }
 }
