@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class HotPathAllocationTest {
     @Test
     void sendRecvRoundsAllocateNothingOnceWarm() {
-        SoftDevice dev = TestDevices.fresh("alloc", SoftOptions.defaults().threading(ThreadingMode.INVOKER));
+        SoftDevice dev = FreshDevices.fresh("alloc", SoftOptions.defaults().threading(ThreadingMode.INVOKER));
         try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16)) {
             RecvWorkRequest recv = new RecvWorkRequest();
             Sge recvSge = new Sge();

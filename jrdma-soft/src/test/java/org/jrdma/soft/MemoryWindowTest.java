@@ -24,7 +24,7 @@ class MemoryWindowTest {
     private static final int MR_ACCESS = RcPair.REMOTE_ALL | AccessFlags.MW_BIND;
 
     private static RcPair pair() {
-        return new RcPair(TestDevices.fresh("mw"), Mtu.MTU_1024, 14, 7, 7, 12, 8192, MR_ACCESS, RcPair.REMOTE_ALL, 1);
+        return new RcPair(FreshDevices.fresh("mw"), Mtu.MTU_1024, 14, 7, 7, 12, 8192, MR_ACCESS, RcPair.REMOTE_ALL, 1);
     }
 
     /** A's WRITE of 16 bytes to B at {@code offset} under {@code rkey}; returns A's completion status. */

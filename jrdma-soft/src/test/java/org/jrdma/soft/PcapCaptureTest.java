@@ -23,7 +23,7 @@ class PcapCaptureTest {
     @Test
     void aThreePacketSendAndItsAckAreRecordedWithValidIcrcs() throws Exception {
         Path file = dir.resolve("dev.pcap");
-        SoftDevice dev = TestDevices.fresh("pcap", SoftOptions.defaults().pcap(file));
+        SoftDevice dev = FreshDevices.fresh("pcap", SoftOptions.defaults().pcap(file));
         try (RcPair p = new RcPair(dev, Mtu.MTU_256, 14, 7, 7, 12, 4096)) {
             p.postRecv(1, 0, 600);
             p.send(2, 0, 600); // 256 + 256 + 88 bytes: FIRST, MIDDLE, LAST

@@ -20,7 +20,7 @@ class PortEventsTest {
 
     @Test
     void aPartitionThatHealsWithinTheRetryBudgetLosesNothing() {
-        try (RcPair p = new RcPair(TestDevices.fresh("port"), Mtu.MTU_1024, 10, 7, 7, 12, 8192)) {
+        try (RcPair p = new RcPair(FreshDevices.fresh("port"), Mtu.MTU_1024, 10, 7, 7, 12, 8192)) {
             p.fill(p.bufA, 31);
             p.postRecv(1, 0, 5000);
             p.hca().setPortActive(false);
@@ -45,7 +45,7 @@ class PortEventsTest {
 
     @Test
     void aPartitionLongerThanTheRetryBudgetEndsInRetryExceeded() {
-        try (RcPair p = new RcPair(TestDevices.fresh("port"), Mtu.MTU_1024, 8, 2, 7, 12, 8192)) {
+        try (RcPair p = new RcPair(FreshDevices.fresh("port"), Mtu.MTU_1024, 8, 2, 7, 12, 8192)) {
             p.postRecv(1, 0, 100);
             p.hca().setPortActive(false);
             p.send(2, 0, 100);

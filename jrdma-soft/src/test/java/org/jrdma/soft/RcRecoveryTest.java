@@ -23,7 +23,7 @@ class RcRecoveryTest {
 
     private static RcPair pair(FilteringDatagrams.Filter filter, FilteringDatagrams[] made, int timeout, int retry,
             int rnrRetry) {
-        SoftDevice dev = TestDevices.fresh("loss", SoftOptions.defaults().datagrams(FilteringDatagrams.factory(filter, made)));
+        SoftDevice dev = FreshDevices.fresh("loss", SoftOptions.defaults().datagrams(FilteringDatagrams.factory(filter, made)));
         return new RcPair(dev, Mtu.MTU_1024, timeout, retry, rnrRetry, 1, 1 << 16, RcPair.REMOTE_ALL, RcPair.REMOTE_ALL, 2);
     }
 

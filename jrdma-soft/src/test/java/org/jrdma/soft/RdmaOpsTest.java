@@ -22,7 +22,7 @@ class RdmaOpsTest {
     private static final Duration DEADLINE = Duration.ofSeconds(20);
 
     private static RcPair pair(Mtu mtu, int bytes) {
-        return new RcPair(TestDevices.fresh("rdma"), mtu, 14, 7, 7, 12, bytes, RcPair.REMOTE_ALL, RcPair.REMOTE_ALL, 4);
+        return new RcPair(FreshDevices.fresh("rdma"), mtu, 14, 7, 7, 12, bytes, RcPair.REMOTE_ALL, RcPair.REMOTE_ALL, 4);
     }
 
     @Test
@@ -107,7 +107,7 @@ class RdmaOpsTest {
 
     @Test
     void aBadRkeyFailsAtOnceWithRemoteAccessErrorAndTouchesNothing() {
-        try (RcPair p = new RcPair(TestDevices.fresh("rdma"), Mtu.MTU_1024, 20, 7, 7, 12, 4096, RcPair.REMOTE_ALL,
+        try (RcPair p = new RcPair(FreshDevices.fresh("rdma"), Mtu.MTU_1024, 20, 7, 7, 12, 4096, RcPair.REMOTE_ALL,
                 RcPair.REMOTE_ALL, 1)) {
             p.fill(p.bufA, 14);
             long t0 = System.nanoTime();

@@ -23,8 +23,8 @@ class ReceiveValidationTest {
 
     @Test
     void runtsUnknownQpnsAndForeignSourcesAreDroppedAndCounted() throws Exception {
-        SoftDevice dev = TestDevices.fresh("rxval");
-        SoftDevice other = TestDevices.fresh("rxval_attacker");
+        SoftDevice dev = FreshDevices.fresh("rxval");
+        SoftDevice other = FreshDevices.fresh("rxval_attacker");
         InetAddress attackerIp = other.spec().address(); // a free 127.77.x.y, never connected to b
         try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 4096);
              DatagramChannel attacker = DatagramChannel.open().bind(new InetSocketAddress(attackerIp, 0))) {

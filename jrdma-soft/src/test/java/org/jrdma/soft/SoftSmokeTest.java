@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class SoftSmokeTest {
     @Test
     void sendRecvBetweenTwoQpsOfOneDevice() throws Exception {
-        SoftDevice dev = TestDevices.fresh("smoke");
+        SoftDevice dev = FreshDevices.fresh("smoke");
         try (Context ctx = dev.open(); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(64, null);

@@ -40,7 +40,7 @@ class SrqAndEventsTest {
 
     @Test
     void twoQpsShareAnSrqAndTheLimitEventFiresOnce() {
-        try (Context ctx = TestDevices.fresh("srq").open(); Arena arena = Arena.ofShared()) {
+        try (Context ctx = FreshDevices.fresh("srq").open(); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(128, null);
             SharedReceiveQueue srq = pd.createSrq(new SrqInitAttr(16, 1, 0));
@@ -85,7 +85,7 @@ class SrqAndEventsTest {
 
     @Test
     void aResponderAccessErrorRaisesQpAccessErr() {
-        try (RcPair p = new RcPair(TestDevices.fresh("ev"), Mtu.MTU_1024, 14, 7, 7, 12, 4096, RcPair.REMOTE_ALL,
+        try (RcPair p = new RcPair(FreshDevices.fresh("ev"), Mtu.MTU_1024, 14, 7, 7, 12, 4096, RcPair.REMOTE_ALL,
                 RcPair.REMOTE_ALL, 1)) {
             p.a.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
                     .sg(Sge.of(p.mrA, 0, 8)).rdma(p.mrB.addr() + 4096, p.mrB.rkey())); // one past the end

@@ -40,7 +40,7 @@ class UdUcTest {
 
     @Test
     void udDatagramsLandAfterTheGrhAreaWithTheSourceQpn() {
-        SoftDevice dev = TestDevices.fresh("ud");
+        SoftDevice dev = FreshDevices.fresh("ud");
         try (Context ctx = dev.open(); Arena arena = Arena.ofShared()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(64, null);
@@ -90,7 +90,7 @@ class UdUcTest {
         FilteringDatagrams[] made = new FilteringDatagrams[1];
         int ucSendMiddle = 0x21;
         boolean[] once = {false};
-        SoftDevice dev = TestDevices.fresh("uc", SoftOptions.defaults().datagrams(FilteringDatagrams.factory((i, op, psn) -> {
+        SoftDevice dev = FreshDevices.fresh("uc", SoftOptions.defaults().datagrams(FilteringDatagrams.factory((i, op, psn) -> {
             if (op == ucSendMiddle && !once[0]) {
                 once[0] = true;
                 return true;

@@ -109,7 +109,10 @@ public abstract class RetrySuite extends RdmaSuiteBase {
 
     /**
      * A SEND to a peer held in INIT, timed from just before the post to the poll of its error
-     * completion: {@code tries} local ACK timeouts, −10 % / +100 %. The WRITE behind it flushes.
+     * completion: at least {@code tries} local ACK timeouts less 10 % — giving up early would
+     * break the protocol — and at most three times that plus 250 ms, a bound that only catches
+     * a timer that does not fire (the machines running this are shared and noisy). The WR
+     * behind it flushes.
      */
     private void assertRetryBudget(int timeout, int retryCnt, int tries) {
         Loopback lb = loopback(Options.defaults().withRetry(timeout, retryCnt).withPeerState(QpState.INIT));
@@ -122,7 +125,7 @@ public abstract class RetrySuite extends RdmaSuiteBase {
         assertWc(t.wc(), 1, WcStatus.RETRY_EXC_ERR, a.qp);
         assertThat(t.elapsed()).as("time to RETRY_EXC_ERR: %d tries of %s", tries, ackTimeout(timeout))
                 .isGreaterThanOrEqualTo(budget.multipliedBy(9).dividedBy(10))
-                .isLessThanOrEqualTo(budget.multipliedBy(2));
+                .isLessThanOrEqualTo(budget.multipliedBy(3).plusMillis(250));
         assertWc(awaitCompletion(a.sendCq, "the unsignaled SEND behind it"), 2, WcStatus.WR_FLUSH_ERR, a.qp);
         awaitState(a.qp, QpState.ERR, "the requester");
     }

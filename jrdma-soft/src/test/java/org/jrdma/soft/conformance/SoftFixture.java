@@ -1,7 +1,7 @@
 package org.jrdma.soft.conformance;
 
 import org.jrdma.soft.SoftDevice;
-import org.jrdma.soft.TestDevices;
+import org.jrdma.soft.FreshDevices;
 import org.jrdma.testkit.Feature;
 import org.jrdma.testkit.ProviderFixture;
 import org.jrdma.verbs.Context;
@@ -16,7 +16,7 @@ final class SoftFixture implements ProviderFixture {
 
     static synchronized SoftDevice device() {
         if (device == null) {
-            device = TestDevices.fresh("conf");
+            device = FreshDevices.fresh("conf");
         }
         return device;
     }

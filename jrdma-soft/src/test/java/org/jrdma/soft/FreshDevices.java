@@ -10,10 +10,10 @@ import org.jrdma.verbs.VerbsException;
  * Soft devices for tests on their own loopback addresses (127.77.x.y), so tests never clash
  * with each other, with a demo running on 127.0.0.1, or with another checkout's tests.
  */
-public final class TestDevices {
+public final class FreshDevices {
     private static final AtomicInteger NEXT = new AtomicInteger((int) (ProcessHandle.current().pid() % 200) * 250);
 
-    private TestDevices() {
+    private FreshDevices() {
     }
 
     /** A device bound to a free 127.77.x.y address (tries the next one while taken). */
