@@ -58,6 +58,7 @@ final class Engine {
 
     int doWork() throws IOException {
         int work = receive();
+        responder.flushAcks();
         long now = hca.clock().nanoTime();
         for (SoftQp qp : hca.qps()) {
             synchronized (qp) {

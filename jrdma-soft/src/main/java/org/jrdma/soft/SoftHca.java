@@ -351,6 +351,9 @@ public final class SoftHca {
      * so that on a small machine the two do not compete for the same cores.
      */
     void progressFromApp() {
+        if (options.threading() == ThreadingMode.INVOKER) {
+            return; // the caller steps the engine itself, with doWork(), and nothing else does
+        }
         lastAppProgressNanos = System.nanoTime();
         doWork();
     }

@@ -71,7 +71,7 @@ public final class SoftQp implements QueuePair {
         SoftContext context = pd.softContext();
         this.transport = new TransportQp(qpn, init.qpType(), pd, hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
                 cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters(),
-                hca.activeMtu().bytes(), srq, type -> context.postAsync(type, this, null, null, 0));
+                hca.activeMtu().bytes(), srq, type -> context.postAsync(type, this, null, null, 0), this);
         if (srq != null) {
             srq.attach();
         }

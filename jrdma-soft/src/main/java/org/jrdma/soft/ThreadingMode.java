@@ -4,6 +4,6 @@ package org.jrdma.soft;
 public enum ThreadingMode {
     /** A device thread runs the engine (application threads help when they poll). */
     DEDICATED,
-    /** Only callers run it: deterministic tests step the transport themselves. */
+    /** Only explicit {@link SoftHca#doWork()} calls run it (not even polls or posts): tests step the transport. */
     INVOKER
 }

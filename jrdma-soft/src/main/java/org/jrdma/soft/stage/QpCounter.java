@@ -15,6 +15,8 @@ public enum QpCounter {
     DUPLICATE_REQUESTS,
     OUT_OF_SEQUENCE,
     ACKS_SENT,
+    /** ACKs folded into a later one of the same receive burst. */
+    ACKS_COALESCED,
     ACKS_RCVD,
     COMPLETER_DROPS,
     RETRY_EXCEEDED,

@@ -25,13 +25,18 @@ public final class Responder {
     /** What the chain decided for one packet. */
     enum Step { EXECUTE, DROP, ERROR }
 
-    private final PacketOut out;
+    private final CoalescingAcks out;
     private final RemoteAccess access = new RemoteAccess();
     private final ReadAtomicResponder readAtomic;
 
     public Responder(PacketOut out) {
-        this.out = out;
-        this.readAtomic = new ReadAtomicResponder(out);
+        this.out = new CoalescingAcks(out);
+        this.readAtomic = new ReadAtomicResponder(this.out);
+    }
+
+    /** End of a receive burst: sends the ACKs held back to be coalesced. */
+    public int flushAcks() {
+        return out.flushAll();
     }
 
     /** Continues a READ reply in progress: up to {@code burst} response packets. */
@@ -107,7 +112,6 @@ public final class Responder {
             readAtomic.duplicateAtomic(qp, pkt);
         } else {
             out.sendAck(qp, Aeth.ACK_SYNDROME, Psn.add(qp.ePsn, -1), qp.msn);
-            qp.count(QpCounter.ACKS_SENT);
         }
         return Step.DROP;
     }
@@ -386,7 +390,6 @@ public final class Responder {
         // Packets without AckReq are acknowledged by the next ACK (an ACK covers all PSNs ≤ it).
         if (pkt.bth().ackReq() && qp.type == QpType.RC) {
             out.sendAck(qp, Aeth.ACK_SYNDROME, pkt.bth().psn(), qp.msn);
-            qp.count(QpCounter.ACKS_SENT);
         }
     }
 }

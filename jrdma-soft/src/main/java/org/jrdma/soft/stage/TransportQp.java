@@ -95,6 +95,11 @@ public final class TransportQp {
     boolean ucDropping;
     boolean inSend;
     long recvOffset;
+    /** A plain ACK held back to be coalesced with later ones (see CoalescingAcks). */
+    boolean ackHeld;
+    int ackHeldPsn;
+    /** The monitor that guards this state (the owning QP object). */
+    final Object lock;
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
     boolean communicationEstablished;
     /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
@@ -109,8 +114,10 @@ public final class TransportQp {
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
-            int maxInline, Counters<QpCounter> deviceCounters, int udMtuBytes, ReceiveSource srq, AsyncEvents events) {
+            int maxInline, Counters<QpCounter> deviceCounters, int udMtuBytes, ReceiveSource srq, AsyncEvents events,
+            Object lock) {
         this.qpn = qpn;
+        this.lock = lock;
         this.udMtuBytes = udMtuBytes;
         this.type = type;
         this.pd = pd;
@@ -317,6 +324,7 @@ public final class TransportQp {
         hasCurrent = false;
         sqHead = sqNext = sqTail = 0;
         msn = 0;
+        ackHeld = false;
         inSend = false;
         recvOffset = 0;
         inWrite = false;
