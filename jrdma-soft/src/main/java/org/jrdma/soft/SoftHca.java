@@ -192,6 +192,9 @@ public final class SoftHca {
                 m.put("drop_" + k, v);
             }
         });
+        if (datagrams instanceof org.jrdma.soft.net.ImpairedDatagrams impaired) {
+            impaired.counters().forEach((k, v) -> m.put("impair_" + k, v));
+        }
         return m;
     }
 

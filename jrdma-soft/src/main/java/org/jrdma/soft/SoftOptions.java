@@ -1,6 +1,9 @@
 package org.jrdma.soft;
 
 import org.jrdma.soft.net.DatagramsFactory;
+import org.jrdma.soft.net.ImpairedDatagrams;
+import org.jrdma.soft.net.Impairment;
+import org.jrdma.soft.net.ImpairmentSetting;
 
 /**
  * How a device runs.
@@ -21,14 +24,32 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
         return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null);
     }
 
-    /** The defaults, plus a pcap per device when {@value #PCAP_DIR_ENV} is set. */
+    /**
+     * The defaults, plus a pcap per device when {@value #PCAP_DIR_ENV} is set, plus impaired
+     * outgoing packets when {@value ImpairmentSetting#ENV} (or {@code -D}{@value
+     * ImpairmentSetting#PROPERTY}) is set; the device then prints the impairment and its seed
+     * to stderr when it opens.
+     */
     static SoftOptions forDevice(String deviceName) {
         String dir = System.getenv(PCAP_DIR_ENV);
-        return dir == null || dir.isBlank() ? defaults() : defaults().pcap(java.nio.file.Path.of(dir, deviceName + ".pcap"));
+        SoftOptions o = dir == null || dir.isBlank() ? defaults() : defaults().pcap(java.nio.file.Path.of(dir, deviceName + ".pcap"));
+        Impairment impairment = ImpairmentSetting.configured();
+        return impairment == null ? o : o.datagrams(ImpairmentSetting.announced(deviceName, impairment, o.datagrams()));
     }
 
     public SoftOptions datagrams(DatagramsFactory factory) {
         return new SoftOptions(threading, clock, factory, pcap);
+    }
+
+    /**
+     * Impairs the device's outgoing packets (loss, reordering, duplication, corruption, delay;
+     * see {@link ImpairedDatagrams}), with delays on this options' clock. It wraps the current
+     * {@link #datagrams} factory and takes the current clock, so call it after
+     * {@link #datagrams(DatagramsFactory)} and {@link #clock(NanoClock)}.
+     */
+    public SoftOptions impairment(Impairment impairment) {
+        NanoClock c = clock;
+        return datagrams(ImpairedDatagrams.factory(impairment, datagrams, c::nanoTime));
     }
 
     public SoftOptions threading(ThreadingMode mode) {

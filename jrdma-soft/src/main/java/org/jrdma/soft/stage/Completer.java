@@ -194,6 +194,12 @@ public final class Completer {
             if (!completeBefore(qp, psn, now)) {
                 return;
             }
+            if (Psn.compare(psn, qp.compPsn) > 0) {
+                // The NAK also acknowledges packets: the peer is making progress, so this is a
+                // new retry sequence, not one more failure of the last (rxe comp.started_retry).
+                // Without this, reordering alone would exhaust retry_cnt on a healthy link.
+                qp.retryLeft = qp.retryCnt;
+            }
             qp.compPsn = psn;
             retry(qp, now);
             return;
