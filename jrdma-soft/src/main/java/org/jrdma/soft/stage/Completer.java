@@ -27,9 +27,10 @@ public final class Completer {
             return;
         }
         int psn = pkt.bth().psn();
-        // A response can only be for a PSN we have sent: at or beyond reqPsn it is forged or
-        // corrupt (SEC-15: no completion for PSNs never sent).
-        if (Psn.compare(psn, qp.reqPsn) >= 0) {
+        // A response can only be for a PSN we have sent: at or beyond the highest PSN ever sent
+        // it is forged or corrupt (SEC-15: no completion for PSNs never sent). Not reqPsn: after
+        // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
+        if (Psn.compare(psn, qp.sentHighPsn) >= 0) {
             qp.count(QpCounter.COMPLETER_DROPS);
             return;
         }
@@ -62,7 +63,18 @@ public final class Completer {
             return; // a READ/atomic response was lost: completeBefore started the retry
         }
         qp.compPsn = Psn.next(psn);
+        catchUp(qp);
         progress(qp, now);
+    }
+
+    /**
+     * After a rewind the requester may be resending packets an ACK has just covered: move it
+     * forward to the first unacknowledged PSN rather than resend what the peer already has.
+     */
+    private static void catchUp(TransportQp qp) {
+        if (Psn.compare(qp.reqPsn, qp.compPsn) < 0) {
+            rewind(qp);
+        }
     }
 
     /**
@@ -72,13 +84,14 @@ public final class Completer {
      * — so the requester goes back to it (rxe: ERROR_RETRY); returns false then.
      */
     private boolean completeBefore(TransportQp qp, int psn, long now) {
-        while (qp.sqHead < qp.sqNext) {
+        while (qp.sqHead < qp.sqTail) {
             SendWqe w = qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)];
             if (w.state == SendWqe.State.DONE) {
                 qp.completeSend(w, WcStatus.SUCCESS);
                 continue;
             }
-            if (w.state != SendWqe.State.PENDING || Psn.compare(w.lastPsn, psn) >= 0) {
+            // PENDING, or SENDING again after a rewind: an ACK past its last PSN still covers it.
+            if (w.state == SendWqe.State.POSTED || Psn.compare(w.lastPsn, psn) >= 0) {
                 return true;
             }
             if (w.needsResponse()) {
@@ -97,6 +110,7 @@ public final class Completer {
 
     /** A valid response: the retry counters start again and the timer restarts or stops. */
     private void progress(TransportQp qp, long now) {
+        qp.retryStarted = false;
         qp.retryLeft = qp.retryCnt;
         qp.rnrRetryLeft = qp.rnrRetry;
         qp.retransmitDeadline = qp.compPsn == qp.reqPsn || qp.ackTimeoutNanos() == 0 ? 0 : now + qp.ackTimeoutNanos();
@@ -125,23 +139,22 @@ public final class Completer {
         }
         int expected = Psn.add(w.firstPsn, receivedPackets(qp, w));
         if (psn != expected) {
-            if (Psn.compare(psn, expected) > 0 && qp.readGapRetriedPsn != expected) {
-                qp.readGapRetriedPsn = expected;
+            if (Psn.compare(psn, expected) > 0) {
                 qp.compPsn = expected;
-                qp.readResponseOpen = false;
-                retry(qp, now);
+                retry(qp, now); // once per gap: later stale responses start nothing new
             } else {
                 qp.count(QpCounter.COMPLETER_DROPS);
             }
             return;
         }
-        boolean starts = pkt.opcode().position().isStart();
-        boolean ends = pkt.opcode().position().isEnd();
+        // The bytes go where the PSN says, whatever FIRST/MIDDLE/LAST the packet is marked: after
+        // a retry, responses of the old and the replayed sequence may interleave (reordering),
+        // and only the PSN places them. Lengths are checked: one MTU each, the rest on the last.
+        boolean ends = psn == w.lastPsn;
         int len = pkt.payloadLength();
         long remaining = w.length() - w.received;
-        boolean sequenceOk = qp.readResponseOpen != starts;
         boolean lengthOk = ends ? len == remaining : len == qp.mtuBytes() && len < remaining;
-        if (!sequenceOk || !lengthOk) {
+        if (!lengthOk || ends != pkt.opcode().position().isEnd()) {
             failHead(qp, WcStatus.BAD_RESP_ERR); // the responder broke the protocol
             return;
         }
@@ -149,7 +162,6 @@ public final class Completer {
             w.gather.copyIn(data, pkt.payloadOffset(), w.received, len);
         }
         w.received += len;
-        qp.readResponseOpen = !ends;
         qp.compPsn = Psn.next(psn);
         progress(qp, now);
         if (ends) {
@@ -248,7 +260,7 @@ public final class Completer {
                 return 0; // nothing outstanding any more
             }
             qp.count(QpCounter.RETRY_TIMEOUTS);
-            retry(qp, now);
+            retry(qp, now, true);
             return 1;
         }
         return 0;
@@ -260,6 +272,20 @@ public final class Completer {
      * (only rnr_retry 7 is infinite), so a dead peer always ends in RETRY_EXC_ERR.
      */
     private void retry(TransportQp qp, long now) {
+        retry(qp, now, false);
+    }
+
+    /**
+     * One retry per retry sequence (rxe comp.started_retry): once the requester went back to
+     * compPsn, more evidence of the same loss — stale responses still in flight, a lost READ's
+     * later neighbours — starts nothing new until progress is made or the timer fires.
+     */
+    private void retry(TransportQp qp, long now, boolean timeout) {
+        if (!timeout && qp.retryStarted && qp.retryStartedPsn == qp.compPsn) {
+            return;
+        }
+        qp.retryStarted = true;
+        qp.retryStartedPsn = qp.compPsn;
         if (qp.retryLeft == 0) {
             qp.count(QpCounter.RETRY_EXCEEDED);
             failHead(qp, WcStatus.RETRY_EXC_ERR);
@@ -280,7 +306,6 @@ public final class Completer {
     static void rewind(TransportQp qp) {
         qp.reqPsn = qp.compPsn;
         qp.packetsSinceAckReq = 0;
-        qp.readResponseOpen = false;
         qp.sqNext = qp.sqHead;
         for (long i = qp.sqHead; i < qp.sqTail; i++) {
             SendWqe w = qp.sq[TransportQp.slot(i, qp.sq.length)];

@@ -48,6 +48,11 @@ public final class Requester {
             if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
                 break; // window full: wait for ACKs
             }
+            if (!w.needsResponse() && qp.type != QpType.UD && w.sentPackets >= w.packets) {
+                w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
+                qp.sqNext++;
+                continue;
+            }
             if (qp.type == QpType.UD) {
                 sendDatagram(qp, w);
             } else if (w.needsResponse()) {

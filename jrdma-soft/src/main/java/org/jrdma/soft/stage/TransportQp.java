@@ -82,10 +82,9 @@ public final class TransportQp {
     /** max_rd_atomic: READs/atomics this QP may have outstanding as initiator. */
     int maxRdAtomic;
     int rdAtomicOutstanding;
-    /** The READ-response sequence in progress at the completer (FIRST seen, LAST not yet). */
-    boolean readResponseOpen;
-    /** The PSN a read-response gap already triggered a retry for (one retry per gap). */
-    int readGapRetriedPsn = -1;
+    /** A retry sequence started at {@link #retryStartedPsn} and no progress since (rxe started_retry). */
+    boolean retryStarted;
+    int retryStartedPsn;
 
     // --- responder (rxe resp.*) ---
     int ePsn;
@@ -331,7 +330,7 @@ public final class TransportQp {
         writeTarget = null;
         resources.clear();
         rdAtomicOutstanding = 0;
-        readResponseOpen = false;
+        retryStarted = false;
         retransmitDeadline = 0;
         rnrDeadline = 0;
         sentPsnNak = false;

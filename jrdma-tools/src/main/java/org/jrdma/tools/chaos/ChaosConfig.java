@@ -1,0 +1,30 @@
+package org.jrdma.tools.chaos;
+
+import org.jrdma.verbs.Mtu;
+
+/**
+ * How big a chaos run is.
+ *
+ * @param messages operations of each kind per cell (SEND, WRITE, READ; atomics are 4×)
+ * @param size bytes per SEND/WRITE/READ
+ * @param window operations outstanding at once
+ * @param timeout the QPs' local ACK timeout attribute (4.096 µs × 2^timeout)
+ * @param retryCnt the QPs' retry_cnt
+ * @param mtu path MTU
+ * @param seed the impairment seed of the first cell (each cell derives its own from it)
+ */
+public record ChaosConfig(int messages, int size, int window, int timeout, int retryCnt, Mtu mtu, long seed) {
+    public ChaosConfig {
+        if (window < 1 || messages < window) {
+            throw new IllegalArgumentException("chaos: need messages ≥ window ≥ 1, not " + messages + " and " + window);
+        }
+        if (size < 8 || size % 8 != 0) {
+            throw new IllegalArgumentException("chaos: size must be a positive multiple of 8, not " + size);
+        }
+    }
+
+    /** A few seconds per cell: what CI runs. */
+    public static ChaosConfig ciSized(long seed) {
+        return new ChaosConfig(150, 8 * 1024, 16, 10, 7, Mtu.MTU_1024, seed);
+    }
+}
