@@ -58,7 +58,6 @@ final class Engine {
 
     int doWork() throws IOException {
         int work = receive();
-        responder.flushAcks();
         long now = hca.clock().nanoTime();
         for (SoftQp qp : hca.qps()) {
             synchronized (qp) {
@@ -71,6 +70,9 @@ final class Engine {
                 work += requester.doWork(t, now, TX_BURST);
             }
         }
+        // ACKs at the end of the pass: one per QP however many requests the burst held. Not
+        // later: an application may destroy its QP as soon as it has seen its completion.
+        responder.flushAcks();
         return work;
     }
 
@@ -81,6 +83,13 @@ final class Engine {
             case UD -> QpType.UD;
             default -> null;
         };
+    }
+
+    /** Sends the ACK {@code qp} holds, before the QP goes away (caller holds the engine lock). */
+    void flushAck(SoftQp qp) {
+        synchronized (qp) {
+            responder.flushAck(qp.transport());
+        }
     }
 
     /** Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none). */

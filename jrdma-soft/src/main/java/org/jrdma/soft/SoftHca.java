@@ -361,6 +361,20 @@ public final class SoftHca {
         doWork();
     }
 
+    /**
+     * Sends the ACK a QP is holding for coalescing before the QP is destroyed or reset: the
+     * peer's last message was executed and must be acknowledged, or the peer would retry
+     * against a QP that is gone. Waits for the engine (lock order: engine, then QP).
+     */
+    void flushHeldAck(SoftQp qp) {
+        engineLock.lock();
+        try {
+            engine.flushAck(qp);
+        } finally {
+            engineLock.unlock();
+        }
+    }
+
     private boolean appIsPolling() {
         return System.nanoTime() - lastAppProgressNanos < APP_ACTIVE_NANOS;
     }

@@ -131,6 +131,9 @@ public final class SoftQp implements QueuePair {
 
     @Override
     public void modify(QpAttr attr, int mask) {
+        if (QpAttrMask.STATE.in(mask) && (attr.qpState() == QpState.RESET || attr.qpState() == QpState.ERR)) {
+            hca.flushHeldAck(this);
+        }
         synchronized (this) {
             checkOpen("modify_qp");
             QpState current = transport.state();
@@ -304,6 +307,7 @@ public final class SoftQp implements QueuePair {
     /** ibv_destroy_qp: outstanding WRs vanish without completions, as after → RESET. */
     @Override
     public void close() {
+        hca.flushHeldAck(this);
         synchronized (this) {
             if (closed) {
                 return;

@@ -39,6 +39,11 @@ public final class Responder {
         return out.flushAll();
     }
 
+    /** Sends {@code qp}'s held ACK now (it is being destroyed or reset); call with its lock held. */
+    public void flushAck(TransportQp qp) {
+        out.flush(qp);
+    }
+
     /** Continues a READ reply in progress: up to {@code burst} response packets. */
     public int doWork(TransportQp qp, int burst) {
         return readAtomic.continueReply(qp, burst);
