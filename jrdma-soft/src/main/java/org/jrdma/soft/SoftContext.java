@@ -99,6 +99,11 @@ public final class SoftContext implements Context {
         return remember(new SoftCq(this, cqe, (SoftCompChannel) channel));
     }
 
+    @Override
+    public java.util.Map<String, Long> counters() {
+        return hca.countersSnapshot();
+    }
+
     /** Queues an asynchronous event for {@link #getAsyncEvent} (any thread). */
     void postAsync(org.jrdma.verbs.AsyncEventType type, org.jrdma.verbs.QueuePair qp, org.jrdma.verbs.CompletionQueue cq,
             org.jrdma.verbs.SharedReceiveQueue srq, int port) {

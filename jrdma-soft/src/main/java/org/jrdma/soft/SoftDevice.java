@@ -60,6 +60,12 @@ public final class SoftDevice implements Device {
                 + (spec.loopbackFallback() ? " (another 127.0.0.x if taken)" : "");
     }
 
+    /** The device's counters on this host, from the shared counter files (see {@link CounterFile}). */
+    @Override
+    public java.util.Map<String, Long> counters() {
+        return SoftHca.hostCounters(spec.name());
+    }
+
     @Override
     public Context open() {
         SoftHca hca;

@@ -38,8 +38,10 @@ public final class SoftHca {
     private final int localPort;
     private final Mtu activeMtu;
     private final MemoryTable memory = new MemoryTable();
-    private final Counters<QpCounter> counters = new Counters<>(QpCounter.class);
-    private final Counters<DropReason> drops = new Counters<>(DropReason.class);
+    /** The device counters' file, shared with other processes; null when they stay private. */
+    private final CounterFile counterFile;
+    private final Counters<QpCounter> counters;
+    private final Counters<DropReason> drops;
     private final IntMap<SoftQp> qpsByNumber = new IntMap<>();
     private volatile SoftQp[] qps = new SoftQp[0];
     private final Engine engine;
@@ -66,7 +68,29 @@ public final class SoftHca {
         this.localIpv4 = SoftQp.ipv4(local.getAddress());
         this.localPort = local.getPort();
         this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
+        this.counterFile = CounterFile.create(spec.name(), counterNames()).orElse(null);
+        if (counterFile != null) {
+            java.lang.foreign.MemorySegment v = counterFile.values();
+            long split = Counters.byteSize(QpCounter.class);
+            this.counters = new Counters<>(QpCounter.class, v.asSlice(0, split));
+            this.drops = new Counters<>(DropReason.class, v.asSlice(split));
+        } else {
+            this.counters = new Counters<>(QpCounter.class);
+            this.drops = new Counters<>(DropReason.class);
+        }
         this.engine = new Engine(this);
+    }
+
+    /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
+    static java.util.List<String> counterNames() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (QpCounter c : QpCounter.values()) {
+            names.add(Counters.label(c));
+        }
+        for (DropReason r : DropReason.values()) {
+            names.add("drop_" + Counters.label(r));
+        }
+        return names;
     }
 
     /** Binds the device's address (or, for the default loopback device, the next free one) and starts it. */
@@ -187,11 +211,8 @@ public final class SoftHca {
     /** Device counters: transport events and drops by reason ({@code drop_<reason>}). */
     public Map<String, Long> countersSnapshot() {
         Map<String, Long> m = counters.snapshot();
-        drops.snapshot().forEach((k, v) -> {
-            if (!k.equals("none")) {
-                m.put("drop_" + k, v);
-            }
-        });
+        drops.snapshot().forEach((k, v) -> m.put("drop_" + k, v));
+        m.remove("drop_none");
         if (datagrams instanceof org.jrdma.soft.net.ImpairedDatagrams impaired) {
             impaired.counters().forEach((k, v) -> m.put("impair_" + k, v));
         }
@@ -466,5 +487,20 @@ public final class SoftHca {
         } catch (IOException e) {
             // closing: nothing left to do with the error
         }
+        if (counterFile != null) {
+            engineLock.lock(); // no engine pass counts while the totals are folded
+            try {
+                counterFile.close();
+            } finally {
+                engineLock.unlock();
+            }
+        }
+    }
+
+    /** This device's counters across every process on the host that uses it (see {@link CounterFile}). */
+    static Map<String, Long> hostCounters(String device) {
+        Map<String, Long> m = CounterFile.read(device);
+        m.remove("drop_none");
+        return m;
     }
 }

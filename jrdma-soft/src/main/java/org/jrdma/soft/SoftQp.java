@@ -125,6 +125,7 @@ public final class SoftQp implements QueuePair {
     }
 
     /** Per-QP transport counters (packets, retransmissions, NAKs …). */
+    @Override
     public Map<String, Long> counters() {
         return transport.counters.snapshot();
     }

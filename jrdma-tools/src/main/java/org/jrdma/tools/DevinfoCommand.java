@@ -21,13 +21,24 @@ public final class DevinfoCommand implements Callable<Integer> {
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Only this device (default: all).")
     String device;
 
-    @Option(names = {"-v", "--verbose"}, description = "Also print the device limits.")
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "Only this port (default: all).")
+    Integer ibPort;
+
+    @Option(names = {"-l", "--list"}, description = "Only list the device names.")
+    boolean list;
+
+    @Option(names = {"-v", "--verbose"}, description = "Also print the device limits and the device counters.")
     boolean verbose;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         List<Device> devices = device == null ? Verbs.deviceList() : List.of(Verbs.device(device));
+        if (list) { // ibv_devinfo -l
+            out.printf("%d HCA%s found:%n", devices.size(), devices.size() == 1 ? "" : "s");
+            devices.forEach(d -> out.printf("\t%s%n", d.name()));
+            return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
+        }
         for (Device d : devices) {
             try (Context ctx = d.open()) {
                 print(out, d, ctx);
@@ -63,7 +74,14 @@ public final class DevinfoCommand implements Callable<Integer> {
             out.printf("\tmax_msg_sz:\t\t\t0x%x%n", a.maxMsgSize());
             out.printf("\tlocal_ca_ack_delay:\t\t%d%n", a.localCaAckDelay());
         }
+        if (ibPort != null && (ibPort < 1 || ibPort > a.physPortCnt())) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "port " + ibPort + " does not exist on " + d.name() + " (ports 1.." + a.physPortCnt() + ")");
+        }
         for (int port = 1; port <= a.physPortCnt(); port++) {
+            if (ibPort != null && port != ibPort) {
+                continue;
+            }
             PortAttr p = ctx.queryPort(port);
             out.printf("\t\tport:\t%d%n", port);
             out.printf("\t\t\tstate:\t\t\tPORT_%s (%d)%n", p.state(), p.state().value());
@@ -77,7 +95,25 @@ public final class DevinfoCommand implements Callable<Integer> {
                 out.printf("\t\t\tGID[%3d]:\t\t%s, RoCE v2%n", i, ctx.queryGid(port, i));
             }
         }
+        if (verbose) {
+            printCounters(out, d);
+        }
         out.println();
+    }
+
+    /**
+     * The device counters, as {@code rdma statistic show link DEV/1} would list a NIC's: summed
+     * over every process on this host that has the device open or had it open since the
+     * counters' directory was made (a soft device lives in each process that uses it).
+     */
+    private static void printCounters(PrintWriter out, Device d) {
+        java.util.Map<String, Long> c = d.counters();
+        if (c.isEmpty()) {
+            out.printf("\tcounters:\t\t\tnone kept by the %s provider%n", d.provider());
+            return;
+        }
+        out.printf("\tcounters (all processes on this host):%n");
+        c.forEach((name, value) -> out.printf("\t\t%-26s%d%n", name + ":", value));
     }
 
     private static String guid(long g) {

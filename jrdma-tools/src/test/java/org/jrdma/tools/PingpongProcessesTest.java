@@ -15,6 +15,10 @@ import org.junit.jupiter.api.Test;
  * ping-pong over RDMA after a TCP exchange, like two ibv_rc_pingpong processes.
  */
 class PingpongProcessesTest {
+    /** The counter files of this test's processes: its own, so the totals are exact. */
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path stats;
+
     @Test
     void serverAndClientProcessesPingPongWithNoDeviceFlags() throws Exception {
         int port = FreeLoopback.tcpPort();
@@ -34,6 +38,16 @@ class PingpongProcessesTest {
             // Each side's remote line is the other side's local line.
             assertThat(line(clientOut, "remote address:").substring("remote address:".length()).strip())
                     .isEqualTo(line(serverOut, "local address:").substring("local address:".length()).strip());
+
+            // A third process reads the device counters both have left behind, as ibv_devinfo
+            // -v / rdma statistic would read a NIC's: 200 messages of 2 packets at MTU 1024
+            // went each way, plus the ACKs.
+            Process info = start("devinfo", "-d", "soft_lo", "-v");
+            assertThat(info.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String infoOut = new String(info.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(info.exitValue()).as(infoOut).isZero();
+            assertThat(DevinfoCommandTest.counter(infoOut, "sent_packets")).as(infoOut).isGreaterThanOrEqualTo(2 * 200 * 2);
+            assertThat(DevinfoCommandTest.counter(infoOut, "rcvd_packets")).as(infoOut).isGreaterThanOrEqualTo(2 * 200 * 2);
         } finally {
             server.destroyForcibly();
             client.destroyForcibly();
@@ -44,13 +58,14 @@ class PingpongProcessesTest {
         return out.lines().map(String::strip).filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
     }
 
-    private static Process start(String... args) throws Exception {
+    private Process start(String... args) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().remove("JRDMA_SOFT_DEVICES"); // "no flags": the default device set
+        pb.environment().put("JRDMA_STATS_DIR", stats.toString());
         pb.directory(new File(System.getProperty("user.dir")));
         return pb.start();
     }

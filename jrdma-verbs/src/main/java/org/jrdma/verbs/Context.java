@@ -33,6 +33,11 @@ public interface Context extends AutoCloseable {
         throw VerbsException.unsupported("get_async_event");
     }
 
+    /** The device counters as this process sees them (see {@link Device#counters()} for the host's). */
+    default java.util.Map<String, Long> counters() {
+        return java.util.Map.of();
+    }
+
     /** ibv_close_device: releases everything created from this context. */
     @Override
     void close();

@@ -16,4 +16,14 @@ public interface Device {
 
     /** ibv_open_device. */
     Context open();
+
+    /**
+     * The device's hardware counters as {@code rdma statistic} shows them — packets, bytes,
+     * retransmissions, NAKs by kind, duplicates, drops by reason — summed over every process on
+     * the host that uses the device; names are the provider's (lower case, snake case). Empty
+     * when the provider keeps none. Does not open the device.
+     */
+    default java.util.Map<String, Long> counters() {
+        return java.util.Map.of();
+    }
 }

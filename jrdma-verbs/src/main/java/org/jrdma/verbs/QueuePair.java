@@ -15,6 +15,11 @@ public interface QueuePair extends AutoCloseable {
 
     CompletionQueue recvCq();
 
+    /** This QP's transport counters (packets, retransmissions, NAKs …); empty when the provider keeps none. */
+    default java.util.Map<String, Long> counters() {
+        return java.util.Map.of();
+    }
+
     /**
      * ibv_modify_qp with the attributes set on {@code attr} through its fluent setters.
      * Illegal transitions and missing or unexpected attributes fail with EINVAL and a message

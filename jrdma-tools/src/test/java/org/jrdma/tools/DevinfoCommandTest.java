@@ -1,0 +1,99 @@
+package org.jrdma.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.demo.Demo;
+import org.jrdma.tools.demo.DemoResult;
+import org.jrdma.tools.rc.EndpointConfig;
+import org.jrdma.verbs.Mtu;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code jrdma devices} and {@code jrdma devinfo}, in ibv_devices' and ibv_devinfo's layout. */
+class DevinfoCommandTest {
+    private String device;
+    private String address;
+
+    @BeforeEach
+    void ownDevice() throws Exception {
+        String spec = FreeLoopback.deviceSpec("info");
+        device = spec.substring(0, spec.indexOf('='));
+        address = spec.substring(spec.indexOf('=') + 1);
+        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
+    }
+
+    @AfterEach
+    void forgetDevice() {
+        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run jrdma(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void devicesListsNameGuidAndProvider() {
+        Run r = jrdma("devices");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("    device", "node GUID", "------").containsPattern(device + "\\s+[0-9a-f]{16}\\s+soft: ");
+    }
+
+    @Test
+    void devinfoShowsThePortStateMtuAndGidTable() {
+        Run r = jrdma("devinfo", "-d", device);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("hca_id:\t" + device, "\ttransport:\t\t\tInfiniBand (0)", "\t\tport:\t1",
+                "\t\t\tstate:\t\t\tPORT_ACTIVE (4)", "\t\t\tlink_layer:\t\tEthernet",
+                "\t\t\tGID[  0]:\t\t::ffff:" + address + ", RoCE v2");
+        assertThat(r.out()).containsPattern("active_mtu:\\t\\t(256|512|1024|2048|4096) \\([1-5]\\)")
+                .containsPattern("node_guid:\\t\\t\\t[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{4}:[0-9a-f]{4}")
+                .doesNotContain("max_qp:", "counters");
+    }
+
+    @Test
+    void portOneIsTheOnlyPortAndAnotherIsRefused() {
+        assertThat(jrdma("devinfo", "-d", device, "-i", "1").out()).contains("\t\tport:\t1");
+        Run bad = jrdma("devinfo", "-d", device, "-i", "2");
+        assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(bad.err()).contains("port 2 does not exist on " + device);
+    }
+
+    @Test
+    void listPrintsTheNamesOnly() {
+        Run r = jrdma("devinfo", "-l");
+        assertThat(r.out()).containsPattern("\\d+ HCAs? found:").contains("\t" + device).doesNotContain("hca_id");
+    }
+
+    @Test
+    void verboseAddsTheLimitsAndTheCountersOfTheTrafficSoFar() throws Exception {
+        EndpointConfig config = new EndpointConfig(device, "tcp", 0, 2048, 50, false, Mtu.MTU_1024, Duration.ofSeconds(20));
+        DemoResult demo = new Demo(config, p -> { }).run();
+        long sent = demo.counters().get("sent_packets");
+        assertThat(sent).isPositive();
+
+        Run r = jrdma("devinfo", "-d", device, "-v");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("max_qp:", "max_qp_rd_atom:", "max_inline_data:", "counters (all processes on this host):")
+                .contains("retransmitted_packets:", "seq_naks_rcvd:", "rnr_naks_rcvd:", "duplicate_requests:", "drop_bad_icrc:")
+                .doesNotContain("drop_none");
+        // the demo has closed its device: its packets were retired into the host total, not lost
+        assertThat(counter(r.out(), "sent_packets")).isGreaterThanOrEqualTo(sent);
+        assertThat(counter(r.out(), "rcvd_packets")).isPositive();
+    }
+
+    static long counter(String out, String name) {
+        return out.lines().map(String::strip).filter(l -> l.startsWith(name + ":"))
+                .map(l -> Long.parseLong(l.substring(name.length() + 1).strip())).findFirst().orElseThrow();
+    }
+}
