@@ -35,7 +35,7 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(names = {"-m", "--mtu"}, defaultValue = "1024", description = "Path MTU (default: ${DEFAULT-VALUE}).")
     int mtu;
 
-    @Option(names = "--timeout", defaultValue = "10", description = "QP local ACK timeout attribute, 4.096 µs × 2^t (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", defaultValue = "" + ChaosConfig.TIMEOUT, description = "QP local ACK timeout attribute, 4.096 µs × 2^t (default: ${DEFAULT-VALUE}).")
     int timeout;
 
     @Option(names = "--seed", description = "Impairment seed (default: random, printed).")

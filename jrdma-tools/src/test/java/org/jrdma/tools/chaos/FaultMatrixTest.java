@@ -16,7 +16,7 @@ class FaultMatrixTest {
 
     @Test
     void everyCellDeliversExactlyOnceOrFailsWithAnErrorCompletion() {
-        ChaosConfig config = new ChaosConfig(100, 4096, 16, 10, 7, org.jrdma.verbs.Mtu.MTU_1024, SEED);
+        ChaosConfig config = ChaosConfig.ciSized(SEED);
         List<CellResult> results = FaultMatrix.run(config, ChaosCell.standard(), r -> { });
         System.out.println(ChaosTable.table(results));
 
@@ -27,7 +27,7 @@ class FaultMatrixTest {
             assertThat(r.passed()).as(why).isTrue();
             if (!r.cell().expectsError()) {
                 assertThat(r.verified()).as(why).isTrue();
-                assertThat(r.bytes()).as(why).isEqualTo(3L * 100 * 4096);
+                assertThat(r.bytes()).as(why).isEqualTo(3L * config.messages() * config.size());
             }
             String fromA = r.cell().fromA();
             // ~2000 packets a cell: 1 % and more must show losses; 0.1 % may, by the seed, lose none.
@@ -47,7 +47,7 @@ class FaultMatrixTest {
         }
         CellResult cut = results.stream().filter(r -> r.cell().expectsError()).findFirst().orElseThrow();
         assertThat(cut.error()).isEqualTo("RETRY_EXC_ERR");
-        // retry_cnt 7: eight tries of 4.096 µs × 2^10 each before giving up, at the least.
-        assertThat(cut.errorNanos()).isGreaterThanOrEqualTo((long) (8 * 4096L * 1024 * 0.9));
+        // retry_cnt 7: eight tries of 4.096 µs × 2^timeout each before giving up, at the least.
+        assertThat(cut.errorNanos()).isGreaterThanOrEqualTo((long) (8 * 4096L * (1L << config.timeout()) * 0.9));
     }
 }
