@@ -3,6 +3,7 @@ package org.jrdma.tools.demo;
 import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcEndpoint;
 import org.jrdma.bootstrap.ConnInfo;
+import org.jrdma.tools.json.Json;
 
 /** The demo's result as one JSON object (phases, both sides' info, figures, counters). */
 final class DemoJson {

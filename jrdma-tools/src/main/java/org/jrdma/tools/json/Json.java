@@ -1,27 +1,31 @@
-package org.jrdma.tools.demo;
+package org.jrdma.tools.json;
 
 import java.util.Locale;
 import java.util.Map;
 
-/** A tiny JSON writer for the demo's {@code --json} line (the tools take no JSON library). */
-final class Json {
+/**
+ * A tiny JSON writer for the tools' machine-readable output ({@code demo --json},
+ * {@code perf --out_json}); the tools take no JSON library. Call order builds the document:
+ * {@code begin().field("a", 1).beginArray("b").begin()…end().endArray().end()}.
+ */
+public final class Json {
     private final StringBuilder sb = new StringBuilder();
     private boolean needComma;
 
-    Json begin() {
+    public Json begin() {
         comma();
         sb.append('{');
         needComma = false;
         return this;
     }
 
-    Json end() {
+    public Json end() {
         sb.append('}');
         needComma = true;
         return this;
     }
 
-    Json key(String k) {
+    public Json key(String k) {
         comma();
         string(k);
         sb.append(':');
@@ -29,7 +33,7 @@ final class Json {
         return this;
     }
 
-    Json field(String k, String v) {
+    public Json field(String k, String v) {
         key(k);
         if (v == null) {
             sb.append("null");
@@ -40,37 +44,48 @@ final class Json {
         return this;
     }
 
-    Json field(String k, long v) {
+    public Json field(String k, long v) {
         key(k).sb.append(v);
         needComma = true;
         return this;
     }
 
-    Json field(String k, double v) {
-        key(k).sb.append(String.format(Locale.ROOT, "%.3f", v));
+    /** Three decimals, the demo's convention. */
+    public Json field(String k, double v) {
+        return field(k, v, 3);
+    }
+
+    /** A number with {@code decimals} digits after the point; NaN and infinities become null (JSON has neither). */
+    public Json field(String k, double v, int decimals) {
+        key(k);
+        if (Double.isFinite(v)) {
+            sb.append(String.format(Locale.ROOT, "%." + decimals + "f", v));
+        } else {
+            sb.append("null");
+        }
         needComma = true;
         return this;
     }
 
-    Json field(String k, boolean v) {
+    public Json field(String k, boolean v) {
         key(k).sb.append(v);
         needComma = true;
         return this;
     }
 
-    Json map(String k, Map<String, Long> m) {
+    public Json map(String k, Map<String, Long> m) {
         key(k).begin();
         m.forEach(this::field);
         return end();
     }
 
-    Json beginArray(String k) {
+    public Json beginArray(String k) {
         key(k).sb.append('[');
         needComma = false;
         return this;
     }
 
-    Json endArray() {
+    public Json endArray() {
         sb.append(']');
         needComma = true;
         return this;

@@ -1,0 +1,78 @@
+package org.jrdma.tools.perf;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The latency tests after the handshake, with perftest's synchronisations (send_lat.c,
+ * write_lat.c, read_lat.c, atomic_lat.c):
+ *
+ * <ul>
+ * <li>send_lat: for each size both sides post their receives, swap keys (so no SEND finds no
+ * receive), ping-pong and print a row.
+ * <li>write_lat: for each size both ping-pong by polling memory and print a row; no
+ * synchronisation between sizes.
+ * <li>read_lat / atomic_lat: the server goes straight to the closing exchange and waits there
+ * while the client measures, prints its rows and closes.
+ * </ul>
+ */
+final class LatRun {
+    private final PerfSession s;
+    private final PerfConfig c;
+    private final PrintWriter out;
+    private final CheckTally tally;
+    private final AllocationMeter meter;
+
+    LatRun(PerfSession s, CheckTally tally) {
+        this.s = s;
+        this.c = s.c;
+        this.out = s.out;
+        this.tally = tally;
+        this.meter = new AllocationMeter(c.reportAlloc());
+    }
+
+    List<ResultRow> run() {
+        Verb verb = c.verb();
+        if (c.isServer() && verb.usesReadResources()) {
+            s.closeExchange();
+            out.println(Banner.RESULT_LINE);
+            return List.of();
+        }
+        out.println(Banner.RESULT_LINE);
+        out.println(c.byDuration() ? LatTable.durationHeader() : LatTable.header());
+        out.flush();
+        SendLatency sendLat = verb == Verb.SEND ? new SendLatency(s.res, c, s.peers[0], c.rxDepth(), tally) : null;
+        WriteLatency writeLat = verb == Verb.WRITE ? new WriteLatency(s.res, c, s.peers[0], tally) : null;
+        ReadAtomicLatency readLat = verb.usesReadResources() ? new ReadAtomicLatency(s.res, c, s.peers[0], tally) : null;
+        long duration = s.durationNanos();
+        List<ResultRow> rows = new ArrayList<>();
+        for (int size : s.sizes) {
+            if (sendLat != null) {
+                sendLat.postReceives(size, c.iters(), duration > 0);
+                s.sync("before the test");
+            }
+            meter.start();
+            LatencyStats stats;
+            if (sendLat != null) {
+                stats = sendLat.run(c.iters(), duration);
+            } else if (writeLat != null) {
+                stats = writeLat.run(size, c.iters(), duration);
+            } else {
+                stats = readLat.run(size, c.iters(), duration);
+            }
+            double alloc = meter.perOperation(stats.iters());
+            out.println(c.byDuration() ? LatTable.durationRow(stats) : LatTable.row(stats));
+            out.flush();
+            rows.add(ResultRow.lat(stats, alloc));
+        }
+        if (readLat != null) {
+            s.closeExchange();
+            out.println(Banner.RESULT_LINE);
+        } else {
+            out.println(Banner.RESULT_LINE);
+            s.closeExchange();
+        }
+        return rows;
+    }
+}

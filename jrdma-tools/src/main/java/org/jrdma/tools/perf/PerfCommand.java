@@ -1,0 +1,225 @@
+package org.jrdma.tools.perf;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.Mtus;
+import org.jrdma.tools.Main;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpType;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code jrdma perf <test> [host]}: perftest's ib_*_bw and ib_*_lat, with perftest's flags and
+ * its TCP exchange, so that either side may be a real perftest (same test, same flags). Without
+ * a host it is the server and waits for one client on {@code -p}. Flags are checked here (usage
+ * errors exit 2); failures while running exit 1 (Main's policy).
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false, description = {
+        "perftest-compatible benchmarks: send_bw, write_bw, read_bw, atomic_bw, send_lat, write_lat, read_lat, atomic_lat.",
+        "Server: jrdma perf write_bw      Client: jrdma perf write_bw <server-host>",
+        "Both sides need the same test flags; either side may be perftest's ib_<test>."})
+public final class PerfCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "TEST", description = "send_bw, write_bw, read_bw, atomic_bw, send_lat, write_lat, read_lat or atomic_lat.")
+    String testName;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "HOST", description = "The server to connect to (omit to be the server).")
+    String host;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
+    String device;
+
+    @Option(names = {"-s", "--size"}, description = "Bytes per message (default: 65536 for bw, 2 for lat, 8 for atomics).")
+    Integer size;
+
+    @Option(names = {"-a", "--all"}, description = "Run sizes 2 to 2^23 (UD: to the MTU).")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, description = "Iterations per QP (default: 5000 for bw, 1000 for lat).")
+    Integer iters;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run for this long instead of -n.")
+    Integer duration;
+
+    @Option(names = {"-q", "--qp"}, defaultValue = "1", description = "QPs, used round robin (bw only; default: ${DEFAULT-VALUE}).")
+    int qps;
+
+    @Option(names = {"-b", "--bidirectional"}, description = "Both sides send (bw only).")
+    boolean bidirectional;
+
+    @Option(names = {"-e", "--events"}, description = "Sleep on CQ events instead of busy polling (not write_lat, which polls memory).")
+    boolean events;
+
+    @Option(names = {"-I", "--inline_size"}, description = "Max inline data (default: 0 for bw, 236 send_lat (UD 188), 220 write_lat).")
+    Integer inlineSize;
+
+    @Option(names = {"-m", "--mtu"}, description = "Path MTU: 256, 512, 1024, 2048 or 4096 (default: the port's active MTU).")
+    Integer mtu;
+
+    @Option(names = {"-x", "--gid-index"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}).")
+    int gidIndex;
+
+    @Option(names = {"-t", "--tx-depth"}, description = "Send queue depth (default: 128 for bw, 1 for lat).")
+    Integer txDepth;
+
+    @Option(names = {"-r", "--rx-depth"}, defaultValue = "512", description = "Receives posted per QP in SEND tests (default: ${DEFAULT-VALUE}, at most -n).")
+    int rxDepth;
+
+    @Option(names = {"-Q", "--cq-mod"}, defaultValue = "100", description = "Signal one send WR in this many (bw; default: ${DEFAULT-VALUE}).")
+    int cqMod;
+
+    @Option(names = {"-o", "--outs"}, defaultValue = "16",
+            description = "Outstanding READs/atomics this side accepts (perftest uses the device maximum; jrdma: ${DEFAULT-VALUE}).")
+    int outReads;
+
+    @Option(names = {"-c", "--connection"}, defaultValue = "RC", description = "RC, UC (send/write) or UD (send) (default: ${DEFAULT-VALUE}).")
+    String connection;
+
+    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = {"-A", "--atomic_type"}, defaultValue = "FETCH_AND_ADD", description = "CMP_AND_SWAP or FETCH_AND_ADD (default: ${DEFAULT-VALUE}).")
+    String atomicType;
+
+    @Option(names = "--report_gbits", description = "Report bandwidth in Gb/s instead of MiB/s.")
+    boolean reportGbits;
+
+    @Option(names = "--out_json", description = "Also write the results as JSON (to --out_json_file).")
+    boolean outJson;
+
+    @Option(names = "--out_json_file", paramLabel = "FILE", description = "The JSON file (default: perftest_out.json; implies --out_json).")
+    Path outJsonFile;
+
+    @Option(names = "--check", description = "Verify every byte received, read or written, and every atomic result (both sides jrdma).")
+    boolean check;
+
+    @Option(names = "--report-alloc", description = "Print the heap bytes allocated per operation while measuring (all threads).")
+    boolean reportAlloc;
+
+    @Option(names = "-F", description = "Accepted and ignored (perftest: do not fail on CPU frequency warnings).")
+    boolean ignoreCpuFreq;
+
+    @Option(names = "--timeout-ms", defaultValue = "60000", description = "Deadline of each TCP step (the server's accept too) and of each wait for a completion (default: ${DEFAULT-VALUE}).")
+    long timeoutMs;
+
+    @Option(names = "--run-timeout-s", defaultValue = "600", description = "How long a side waits over TCP while its peer measures (default: ${DEFAULT-VALUE}).")
+    long runTimeoutS;
+
+    @Override
+    public Integer call() {
+        PerfRunner.run(toConfig(), spec.commandLine().getOut());
+        return Main.EXIT_OK;
+    }
+
+    /** Checks every flag against the test (usage errors) and builds the configuration. */
+    PerfConfig toConfig() {
+        PerfTest test = PerfTest.byName(testName);
+        if (test == null) {
+            throw usage("unknown test '" + testName + "': must be one of " + PerfTest.names());
+        }
+        Verb verb = test.verb();
+        QpType type = switch (connection.toUpperCase(java.util.Locale.ROOT)) {
+            case "RC" -> QpType.RC;
+            case "UC" -> QpType.UC;
+            case "UD" -> QpType.UD;
+            default -> throw usage("--connection must be RC, UC or UD, not '" + connection + "'");
+        };
+        if (type == QpType.UC && verb.usesReadResources()) {
+            throw usage("UC has no READ or atomics: " + test.cliName() + " needs RC");
+        }
+        if (type == QpType.UD && verb != Verb.SEND) {
+            throw usage("UD carries only SEND: " + test.cliName() + " needs RC" + (verb == Verb.WRITE ? " or UC" : ""));
+        }
+        AtomicType atomic;
+        try {
+            atomic = AtomicType.valueOf(atomicType.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw usage("--atomic_type must be CMP_AND_SWAP or FETCH_AND_ADD, not '" + atomicType + "'");
+        }
+        int msgSize = size != null ? size : test.defaultSize();
+        if (verb == Verb.ATOMIC) {
+            if (msgSize != PerfTest.ATOMIC_BYTES) {
+                throw usage("atomics move 8 bytes: --size must be 8, not " + msgSize);
+            }
+            if (all) {
+                throw usage("--all does not apply to atomics (always 8 bytes)");
+            }
+        }
+        if (msgSize < 1 || msgSize > PerfConfig.MAX_ALL_SIZE) {
+            throw usage("--size must be 1.." + PerfConfig.MAX_ALL_SIZE + " (max_msg_sz), not " + msgSize);
+        }
+        int n = iters != null ? iters : test.defaultIters();
+        int minIters = test.isBandwidth() ? 1 : 5;
+        if (n < minIters) {
+            throw usage("--iters must be at least " + minIters + (test.isBandwidth() ? "" : " for a latency test (the two highest samples are dropped)")
+                    + ", not " + n);
+        }
+        int seconds = duration != null ? duration : 0;
+        if (duration != null && duration < 1) {
+            throw usage("--duration must be at least 1 second, not " + duration);
+        }
+        if (seconds > 0 && all) {
+            throw usage("--duration and --all do not go together");
+        }
+        if (qps < 1 || qps > 64) {
+            throw usage("--qp must be 1..64, not " + qps);
+        }
+        if (!test.isBandwidth() && qps != 1) {
+            throw usage("latency tests use one QP");
+        }
+        if (bidirectional && !test.isBandwidth()) {
+            throw usage("--bidirectional is for bandwidth tests");
+        }
+        if (events && test == PerfTest.WRITE_LAT) {
+            throw usage("write_lat polls memory for the peer's WRITE; --events does not apply");
+        }
+        if (inlineSize != null && (inlineSize < 0 || inlineSize > 912)) {
+            throw usage("--inline_size must be 0..912, not " + inlineSize);
+        }
+        Mtu pathMtu = null;
+        if (mtu != null) {
+            try {
+                pathMtu = Mtus.of(mtu);
+            } catch (MalformedMessageException e) {
+                throw usage("--mtu " + e.problem());
+            }
+        }
+        if (gidIndex < 0) {
+            throw usage("--gid-index must be 0 or more, not " + gidIndex);
+        }
+        int tx = txDepth != null ? txDepth : test.defaultTxDepth();
+        if (tx < 1 || tx > 16384) {
+            throw usage("--tx-depth must be 1..16384, not " + tx);
+        }
+        if (rxDepth < 1 || rxDepth > 16384) {
+            throw usage("--rx-depth must be 1..16384, not " + rxDepth);
+        }
+        if (cqMod < 1 || cqMod > 1000) {
+            throw usage("--cq-mod must be 1..1000, not " + cqMod);
+        }
+        if (outReads < 1 || outReads > 0xFFFF) {
+            throw usage("--outs must be 1..65535, not " + outReads);
+        }
+        if (port < 1 || port > 65535) {
+            throw usage("--port must be 1..65535, not " + port);
+        }
+        if (timeoutMs < 1 || runTimeoutS < 1) {
+            throw usage("--timeout-ms and --run-timeout-s must be positive");
+        }
+        Path json = outJsonFile != null ? outJsonFile : outJson ? Path.of("perftest_out.json") : null;
+        return new PerfConfig(test, host, device, port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
+                inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, cqMod, outReads, type, atomic,
+                reportGbits, json, check, reportAlloc, Duration.ofMillis(timeoutMs), Duration.ofSeconds(runTimeoutS));
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,84 @@
+package org.jrdma.tools.perf;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpType;
+
+/**
+ * One side's settings, checked by {@link PerfCommand}. As with perftest, both sides must be
+ * given the same test flags (size, iterations, QPs, -b, -D, -c …): perftest ≥ 6.28 negotiates
+ * them, but jrdma presents itself as 6.06 and so does not (see {@link PeerVersion}).
+ *
+ * @param host the server to connect to, or null to be the server
+ * @param device device name, or null for the first
+ * @param size bytes per message
+ * @param sizeGiven {@code -s} was given (else a UD run shrinks the default size to the path MTU, as perftest)
+ * @param all run every power of two from 2 to {@link #MAX_ALL_SIZE} (perftest {@code -a})
+ * @param durationSeconds run for this long instead of {@code iters} (0: by iterations)
+ * @param inlineSize max inline data, or -1 for the test's default (resolved by {@link #resolved})
+ * @param mtu the path MTU asked for, or null for the port's active MTU (as perftest)
+ * @param rxDepth receives kept posted per QP by a SEND receiver
+ * @param cqMod a send WR is signaled every {@code cqMod} WRs per QP (perftest {@code -Q})
+ * @param outReads READs/atomics this side accepts in flight (max_dest_rd_atomic), sent to the peer
+ * @param jsonFile where {@code --out_json} writes, or null for no JSON
+ * @param timeout deadline of each TCP step (accept included) and of each wait for a completion
+ * @param runTimeout how long a side may wait over TCP while the peer measures
+ */
+public record PerfConfig(PerfTest test, String host, String device, int port, int size, boolean sizeGiven, boolean all, int iters,
+        int durationSeconds, int qps, boolean bidirectional, boolean events, int inlineSize, Mtu mtu, int gidIndex,
+        int txDepth, int rxDepth, int cqMod, int outReads, QpType connection, AtomicType atomicType,
+        boolean reportGbits, Path jsonFile, boolean check, boolean reportAlloc, Duration timeout, Duration runTimeout) {
+
+    /** This configuration with max inline data and receive depth settled against the device. */
+    PerfConfig resolved(int inline, int receiveDepth) {
+        return new PerfConfig(test, host, device, port, size, sizeGiven, all, iters, durationSeconds, qps, bidirectional, events,
+                inline, mtu, gidIndex, txDepth, receiveDepth, cqMod, outReads, connection, atomicType, reportGbits,
+                jsonFile, check, reportAlloc, timeout, runTimeout);
+    }
+
+    /** This configuration with another message size (UD's default shrunk to the MTU). */
+    PerfConfig withSize(int newSize) {
+        return new PerfConfig(test, host, device, port, newSize, sizeGiven, all, iters, durationSeconds, qps, bidirectional,
+                events, inlineSize, mtu, gidIndex, txDepth, rxDepth, cqMod, outReads, connection, atomicType, reportGbits,
+                jsonFile, check, reportAlloc, timeout, runTimeout);
+    }
+
+    /** perftest's {@code -a} loops 2^1 … 2^23. */
+    public static final int MAX_ALL_SIZE = 1 << 23;
+
+    public boolean isServer() {
+        return host == null;
+    }
+
+    boolean byDuration() {
+        return durationSeconds > 0;
+    }
+
+    Verb verb() {
+        return test.verb();
+    }
+
+    /** The message sizes to run: one, or with {@code -a} 2 … 2^23 (UD: up to the path MTU). */
+    int[] sizes(Mtu pathMtu) {
+        if (!all) {
+            return new int[] {size};
+        }
+        int max = connection == QpType.UD ? pathMtu.bytes() : MAX_ALL_SIZE;
+        int n = 0;
+        for (int s = 2; s <= max; s <<= 1) {
+            n++;
+        }
+        int[] sizes = new int[n];
+        for (int i = 0, s = 2; i < n; i++, s <<= 1) {
+            sizes[i] = s;
+        }
+        return sizes;
+    }
+
+    /** The largest message of the run. */
+    int maxSize(Mtu pathMtu) {
+        int[] s = sizes(pathMtu);
+        return s[s.length - 1];
+    }
+}

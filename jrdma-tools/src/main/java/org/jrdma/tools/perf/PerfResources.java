@@ -1,0 +1,137 @@
+package org.jrdma.tools.perf;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.AddressHandle;
+import org.jrdma.verbs.CompletionChannel;
+import org.jrdma.verbs.CompletionQueue;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Gid;
+import org.jrdma.verbs.MemoryRegion;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QueuePair;
+
+/**
+ * One side's verbs objects, as perftest's ctx_init creates them: a context, a PD, a send CQ and a
+ * receive CQ (sharing one completion channel with {@code -e}), one buffer registered once for
+ * every QP (see {@link BufferLayout}), and {@code -q} QPs moved to INIT. After the key exchange,
+ * {@link #connect} takes them to RTR and RTS (UD: and creates the address handles).
+ */
+final class PerfResources implements AutoCloseable {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    final Context ctx;
+    final ProtectionDomain pd;
+    final CompletionChannel channel;
+    final CompletionQueue sendCq;
+    final CompletionQueue recvCq;
+    final BufferLayout layout;
+    final MemorySegment buffer;
+    final MemoryRegion mr;
+    final QueuePair[] qps;
+    final AddressHandle[] ahs;
+    final int[] psns;
+    final Gid gid;
+    final QpType type;
+    private final Arena arena = Arena.ofShared();
+
+    /** Takes ownership of {@code ctx}: {@link #close} closes it, and so does a failure here. */
+    PerfResources(Context ctx, PerfConfig c, int maxSize, int sendDepth, int recvDepth, int inline) {
+        this.type = c.connection();
+        this.ctx = ctx;
+        try {
+            this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
+            this.pd = ctx.allocPd();
+            this.channel = c.events() ? ctx.createCompChannel() : null;
+            this.sendCq = ctx.createCq(c.qps() * sendDepth + 16, channel);
+            this.recvCq = ctx.createCq(c.qps() * Math.max(1, recvDepth) + 16, channel);
+            this.layout = new BufferLayout(maxSize, type == QpType.UD, c.qps());
+            this.buffer = arena.allocate(layout.totalBytes(), BufferLayout.PAGE);
+            this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                    | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
+            this.qps = new QueuePair[c.qps()];
+            this.ahs = new AddressHandle[c.qps()];
+            this.psns = new int[c.qps()];
+            QpCap cap = new QpCap(sendDepth, Math.max(1, recvDepth), 1, 1, inline);
+            for (int q = 0; q < qps.length; q++) {
+                qps[q] = pd.createQp(new QpInitAttr().sendCq(sendCq).recvCq(recvCq).qpType(type).cap(cap));
+                QpConnector.toInit(qps[q]);
+                psns[q] = RANDOM.nextInt(1 << 24); // perftest: lrand48() & 0xffffff
+            }
+        } catch (RuntimeException e) {
+            closeQuietly();
+            throw e;
+        }
+    }
+
+    /** QP {@code q}'s key message: our -o, QPN, PSN, the buffer's rkey, its target region, our GID. */
+    KeyMessage localKey(int q, int outReads) {
+        return new KeyMessage(0, outReads, qps[q].qpNum(), psns[q], mr.rkey(), mr.addr() + layout.targetOffset(q), gid, 0);
+    }
+
+    /** ctx_connect: every QP to RTR and RTS with its peer's key message. */
+    void connect(KeyMessage[] peers, Mtu mtu, int gidIndex, int ourOutReads, boolean readsOrAtomics) {
+        for (int q = 0; q < qps.length; q++) {
+            KeyMessage peer = peers[q];
+            int peerOutReads = peer.outReads();
+            if (type == QpType.RC && readsOrAtomics && peerOutReads == 0) {
+                throw new MalformedMessageException("out_reads", "the peer allows no READ or atomic in flight (0); "
+                        + "it must be given -o 1 or more");
+            }
+            int maxRd = ctx.queryDevice().maxQpRdAtom();
+            QpConnector.toRtr(qps[q], mtu, peer, gidIndex, ourOutReads);
+            // compare_max_qp_rd_atom: never more in flight than the device allows.
+            QpConnector.toRts(qps[q], psns[q], Math.min(peerOutReads, maxRd));
+            if (type == QpType.UD) {
+                ahs[q] = pd.createAh(QpConnector.addressVector(peer, gidIndex));
+            }
+        }
+    }
+
+    long localAddr(int q) {
+        return mr.addr() + layout.localOffset(q);
+    }
+
+    long targetAddr(int q) {
+        return mr.addr() + layout.targetOffset(q);
+    }
+
+    long receiveAddr(int q) {
+        return mr.addr() + layout.receiveOffset(q);
+    }
+
+    /** The QP index of a completion's QP number, or -1. */
+    int qpIndex(int qpNum) {
+        for (int q = 0; q < qps.length; q++) {
+            if (qps[q].qpNum() == qpNum) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    private void closeQuietly() {
+        try {
+            ctx.close();
+        } catch (RuntimeException ignored) {
+            // already failing
+        }
+        arena.close();
+    }
+
+    @Override
+    public void close() {
+        try {
+            ctx.close();
+        } finally {
+            arena.close();
+        }
+    }
+}

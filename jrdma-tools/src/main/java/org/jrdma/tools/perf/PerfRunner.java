@@ -1,0 +1,48 @@
+package org.jrdma.tools.perf;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One side of one run: the session, the test, then what comes after the table —
+ * {@code --report-alloc} lines, the {@code --check} summary, the JSON file — and the verdict.
+ */
+final class PerfRunner {
+    private PerfRunner() {
+    }
+
+    /** Runs the test; throws when it fails (a {@code --check} mismatch included). */
+    static void run(PerfConfig config, PrintWriter out) {
+        CheckTally tally = new CheckTally();
+        List<ResultRow> rows;
+        PerfConfig c;
+        String deviceName;
+        int mtu;
+        String peerVersion;
+        try (PerfSession s = PerfSession.open(config, out)) {
+            c = s.c;
+            rows = c.test().isBandwidth() ? new BwRun(s, tally).run() : new LatRun(s, tally).run();
+            deviceName = s.deviceName;
+            mtu = s.mtu.bytes();
+            peerVersion = s.exchange.peerVersion().text();
+        }
+        if (c.reportAlloc()) {
+            for (ResultRow r : rows) {
+                String value = Double.isNaN(r.allocBytesPerOp()) ? "n/a" : String.format(Locale.ROOT, "%.2f", r.allocBytesPerOp());
+                out.println("bytes allocated per operation: " + value + (rows.size() > 1 ? " (#bytes " + r.size() + ")" : ""));
+            }
+        }
+        if (c.check()) {
+            out.println(" --check: " + tally.verified() + " verified, " + tally.failed() + " failed");
+        }
+        out.flush();
+        if (c.jsonFile() != null) {
+            PerfJson.write(c.jsonFile(), PerfJson.of(c, deviceName, mtu, peerVersion, rows, tally));
+        }
+        if (!tally.passed()) {
+            throw new IllegalStateException("--check failed: " + tally.failed() + " mismatch"
+                    + (tally.failed() == 1 ? "" : "es") + "; the first: " + tally.firstFailure());
+        }
+    }
+}

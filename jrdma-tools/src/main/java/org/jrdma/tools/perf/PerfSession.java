@@ -1,0 +1,169 @@
+package org.jrdma.tools.perf;
+
+import java.io.PrintWriter;
+import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.DeviceAttr;
+import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.Verbs;
+import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.Errno;
+
+/**
+ * Everything before the test (ROCEV2-FACTS §6.3 steps 1–9), in perftest's order: open the
+ * device; connect or accept; versions; cycle buffer and cache line; MTU; create the resources;
+ * print the banner; one key exchange per QP; move the QPs to RTR and RTS; print our addresses;
+ * a second key exchange per QP, printing the peer's; the "additional handshake after moving QP
+ * to RTR". What follows depends on the test ({@link BwRun}, {@link LatRun}).
+ */
+final class PerfSession implements AutoCloseable {
+    final PerfConfig c;
+    final PrintWriter out;
+    final PerfExchange exchange;
+    final PerfResources res;
+    final Mtu mtu;
+    final int cycleBuffer;
+    final int[] sizes;
+    final KeyMessage[] local;
+    final KeyMessage[] peers;
+    final String deviceName;
+    final int cqMod;
+
+    private PerfSession(PerfConfig c, PrintWriter out, PerfExchange exchange, PerfResources res, Mtu mtu, int cycleBuffer,
+            int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod) {
+        this.c = c;
+        this.out = out;
+        this.exchange = exchange;
+        this.res = res;
+        this.mtu = mtu;
+        this.cycleBuffer = cycleBuffer;
+        this.sizes = sizes;
+        this.local = local;
+        this.peers = peers;
+        this.deviceName = deviceName;
+        this.cqMod = cqMod;
+    }
+
+    static PerfSession open(PerfConfig asked, PrintWriter out) {
+        var device = Verbs.device(asked.device());
+        Context ctx = device.open();
+        PerfExchange exchange = null;
+        PerfResources res = null;
+        try {
+            DeviceAttr attr = ctx.queryDevice();
+            PerfConfig c = resolve(asked, attr);
+            Mtu portMtu = ctx.queryPort(QpConnector.PORT).activeMtu();
+            Mtu mine = c.mtu() == null ? portMtu : c.mtu();
+            if (mine.bytes() > portMtu.bytes()) {
+                throw new VerbsException(Errno.EINVAL, "--mtu " + mine.bytes() + " is above the port's active MTU "
+                        + portMtu.bytes());
+            }
+            if (c.isServer()) {
+                out.println(Banner.WAITING);
+                out.flush();
+                exchange = PerfExchange.accept(c.port(), c.timeout(), c.runTimeout());
+            } else {
+                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), c.runTimeout());
+            }
+            exchange.versions();
+            int cycleBuffer = exchange.sysData(PerfExchange.CYCLE_BUFFER, PerfExchange.CACHE_LINE)[0];
+            Mtu mtu = exchange.mtu(mine);
+            if (c.connection() == QpType.UD && !c.all() && c.size() > mtu.bytes()) {
+                if (c.sizeGiven()) {
+                    throw new VerbsException(Errno.EINVAL, "a UD message is at most the path MTU, " + mtu.bytes()
+                            + " bytes; --size " + c.size() + " is larger");
+                }
+                out.println(" Max msg size in UD is MTU " + mtu.bytes());
+                out.println(" Changing to this MTU");
+                c = c.withSize(mtu.bytes());
+            }
+            int[] sizes = c.sizes(mtu);
+            int maxSize = sizes[sizes.length - 1];
+            int sendDepth = c.txDepth();
+            int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
+            res = new PerfResources(ctx, c, maxSize, sendDepth, recvDepth, c.inlineSize());
+            if (c.check() && c.verb() == Verb.READ) {
+                for (int q = 0; q < c.qps(); q++) {
+                    DataPattern.fill(res.buffer, res.layout.targetOffset(q), res.layout.regionBytes, DataPattern.READ_SOURCE,
+                            c.isServer() ? DataPattern.SERVER_SALT : DataPattern.CLIENT_SALT, 0);
+                }
+            }
+            int cqMod = Math.max(1, Math.min(c.cqMod(), c.txDepth()));
+            if (c.byDuration() && c.test().isBandwidth()) {
+                out.println(Banner.NO_PEAK_WARNING);
+            }
+            out.println(Banner.testInfo(c, device.name(), mtu, c.rxDepth(), cqMod, c.inlineSize()));
+            out.flush();
+
+            KeyMessage[] local = new KeyMessage[c.qps()];
+            KeyMessage[] peers = new KeyMessage[c.qps()];
+            for (int q = 0; q < c.qps(); q++) {
+                local[q] = res.localKey(q, c.outReads());
+                peers[q] = exchange.keys(local[q], "QP " + q);
+            }
+            res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources());
+            for (KeyMessage m : local) {
+                out.println(Banner.address("local", m, c.verb()));
+                out.println(Banner.gid(m.gid()));
+            }
+            for (int q = 0; q < c.qps(); q++) {
+                KeyMessage again = exchange.keys(local[q], "QP " + q + ", printed");
+                if (!again.equals(peers[q])) {
+                    throw new MalformedMessageException("key message", "the peer's QP " + q
+                            + " keys changed between the first and the second exchange");
+                }
+                out.println(Banner.address("remote", peers[q], c.verb()));
+                out.println(Banner.gid(peers[q].gid()));
+            }
+            exchange.keys(local[0], "after RTR");
+            out.flush();
+            return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod);
+        } catch (RuntimeException e) {
+            if (exchange != null) {
+                exchange.close();
+            }
+            if (res != null) {
+                res.close();
+            } else {
+                ctx.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Settles the defaults that depend on the device and the run: max inline data, receive depth. */
+    private static PerfConfig resolve(PerfConfig c, DeviceAttr attr) {
+        boolean ud = c.connection() == QpType.UD;
+        int inline = c.inlineSize() >= 0 ? c.inlineSize() : Math.min(c.test().defaultInline(ud), attr.maxInlineData());
+        if (inline > attr.maxInlineData()) {
+            throw new VerbsException(Errno.EINVAL, "--inline_size " + inline + " is above the device's max_inline_data "
+                    + attr.maxInlineData());
+        }
+        // perftest: never more receives than iterations.
+        int rx = c.byDuration() ? c.rxDepth() : Math.min(c.rxDepth(), Math.max(1, c.iters()));
+        return c.resolved(inline, rx);
+    }
+
+    long durationNanos() {
+        return c.durationSeconds() * 1_000_000_000L;
+    }
+
+    /** The peer's key message for a synchronisation (QP 0's, as perftest). */
+    KeyMessage sync(String purpose) {
+        return exchange.sync(local[0], purpose);
+    }
+
+    void closeExchange() {
+        exchange.close(local[0]);
+    }
+
+    @Override
+    public void close() {
+        try {
+            exchange.close();
+        } finally {
+            res.close();
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.jrdma.tools.perf;
+
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.RecvWorkRequest;
+import org.jrdma.verbs.Sge;
+import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.WcStatus;
+import org.jrdma.verbs.WorkCompletion;
+import org.jrdma.verbs.WrOpcode;
+
+/**
+ * send_lat's ping-pong (perftest's run_iter_lat_send): the client SENDs message {@code k} and
+ * waits for the server's message {@code k}; the server waits for message {@code k} and answers
+ * with its own. Both time their posts, so both print a row; latency is half the round trip.
+ * Receives are posted before the synchronisation that precedes each size, and reposted as they
+ * complete, never more than the messages still to come.
+ */
+final class SendLatency extends LatencyLoop {
+    private final boolean ud;
+    private final RecvWorkRequest rwr = new RecvWorkRequest();
+    private final Sge rsge = new Sge();
+    private final WorkCompletion[] rwcs = new WorkCompletion[8];
+    private final int rxDepth;
+    private int size;
+    private int grh;
+    private int stride;
+    private int slots;
+    private long expected;
+    private long postedRecv;
+    private long recvsDone;
+
+    SendLatency(PerfResources r, PerfConfig c, KeyMessage peer, int rxDepth, CheckTally tally) {
+        super(r, c, peer, tally);
+        this.ud = c.connection() == QpType.UD;
+        this.rxDepth = rxDepth;
+        for (int i = 0; i < rwcs.length; i++) {
+            rwcs[i] = new WorkCompletion();
+        }
+        rwr.sg(rsge);
+    }
+
+    /** Posts the receives of a size; call before the synchronisation. */
+    void postReceives(int size, long iters, boolean byDuration) {
+        this.size = size;
+        this.grh = ud ? BufferLayout.UD_GRH : 0;
+        this.stride = BufferLayout.receiveStride(size, ud);
+        this.slots = r.layout.receiveSlots(size, ud, rxDepth);
+        this.expected = byDuration ? Long.MAX_VALUE : iters;
+        this.postedRecv = 0;
+        this.recvsDone = 0;
+        long n = Math.min(Math.min(rxDepth, slots), expected);
+        for (long i = 0; i < n; i++) {
+            postRecv();
+        }
+    }
+
+    private void postRecv() {
+        rsge.set(r.receiveAddr(0) + (postedRecv % slots) * stride, size + grh, r.mr.lkey());
+        rwr.wrId = postedRecv;
+        r.qps[0].postRecv(rwr);
+        postedRecv++;
+    }
+
+    LatencyStats run(long iters, long durationNanos) {
+        boolean byDuration = durationNanos > 0;
+        prepare(iters, byDuration);
+        long limit = byDuration ? Long.MAX_VALUE : iters;
+        sge.set(r.localAddr(0), size, r.mr.lkey());
+        wr.opcode = WrOpcode.SEND;
+        wr.sendFlags = sendFlags(size);
+        if (ud) {
+            wr.ud(r.ahs[0], peer.qpn(), QpConnector.QKEY);
+        }
+        boolean initiator = !c.isServer();
+        long start = System.nanoTime();
+        runEndNanos = byDuration ? start + durationNanos : Long.MAX_VALUE;
+        long k = 0;
+        long end = start;
+        while (k < limit) {
+            if (!initiator && !awaitReceives(k + 1)) {
+                break;
+            }
+            if (!awaitSends(k)) {
+                break;
+            }
+            if (c.check()) {
+                DataPattern.fill(r.buffer, r.layout.localOffset(0), size, k, salt, 0);
+            }
+            long t = System.nanoTime();
+            if (byDuration && t >= runEndNanos) {
+                break;
+            }
+            recordPost(k, t);
+            wr.wrId = k;
+            r.qps[0].postSend(wr);
+            if (initiator && !awaitReceives(k + 1)) {
+                k++;
+                break;
+            }
+            k++;
+            end = System.nanoTime();
+        }
+        long count = initiator ? Math.min(k, recvsDone) : k;
+        runEndNanos = Long.MAX_VALUE;
+        awaitSends(k); // the last answer's completion
+        return stats(size, count, start, end);
+    }
+
+    private boolean awaitReceives(long n) {
+        long lastProgress = System.nanoTime();
+        while (recvsDone < n) {
+            int work = pollOther() + pollSends();
+            long now = System.nanoTime();
+            if (work > 0) {
+                lastProgress = now;
+            } else if (!idle(now, lastProgress, "the peer's message")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    protected int pollOther() {
+        int n = r.recvCq.poll(rwcs, rwcs.length);
+        for (int i = 0; i < n; i++) {
+            WorkCompletion wc = rwcs[i];
+            if (wc.status != WcStatus.SUCCESS) {
+                throw new VerbsException(Errno.EIO, "receive failed: " + wc.status.str() + " (" + wc.status.value()
+                        + ") for message " + recvsDone);
+            }
+            long j = recvsDone;
+            if (wc.byteLen != size + grh) {
+                tally.fail("message " + j + " has " + Integer.toUnsignedString(wc.byteLen) + " bytes, expected " + (size + grh));
+            } else if (c.check()) {
+                long offset = r.layout.receiveOffset(0) + (wc.wrId % slots) * stride + grh;
+                long bad = DataPattern.verify(r.buffer, offset, size, j, peerSalt, 0);
+                if (bad < 0) {
+                    tally.ok();
+                } else {
+                    tally.fail("message " + j + " differs at byte " + bad);
+                }
+            }
+            recvsDone = j + 1;
+            if (postedRecv < expected) {
+                postRecv();
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,282 @@
+package org.jrdma.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every test end to end, server and client on one soft device in this JVM, every byte checked. */
+class PerfEndToEndTest {
+    private static final String BW_HEADER = " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]";
+    private static String device;
+
+    @BeforeAll
+    static void ownDevice() throws Exception {
+        String spec = PerfPair.deviceSpec("perf");
+        device = spec.substring(0, spec.indexOf('='));
+        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
+    }
+
+    @AfterAll
+    static void forgetDevice() {
+        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
+    }
+
+    private static PerfPair.Result ok(String... args) throws Exception {
+        PerfPair.Result r = PerfPair.run(device, args);
+        assertThat(r.client().code()).as(r.toString()).isZero();
+        assertThat(r.server().code()).as(r.toString()).isZero();
+        return r;
+    }
+
+    /** A bandwidth row: #bytes then #iterations, as REPORT_FMT lays them out. */
+    private static void assertBwRow(String out, long bytes, long iters) {
+        assertThat(out).contains(BW_HEADER);
+        assertThat(Pattern.compile("^ " + bytes + " +" + iters + " +\\d+\\.\\d{2} +\\d+\\.\\d{2} *\t\t   \\d+\\.\\d{6}$",
+                Pattern.MULTILINE).matcher(out).find()).as(out).isTrue();
+    }
+
+    private static void assertLatRow(String out, long bytes, long iters) {
+        assertThat(out).contains(LatTable.header());
+        assertThat(Pattern.compile("^ " + bytes + " +" + iters + " +\\d+\\.\\d{2} ", Pattern.MULTILINE).matcher(out).find())
+                .as(out).isTrue();
+    }
+
+    private static void assertChecked(String out) {
+        assertThat(out).containsPattern(" --check: [1-9]\\d* verified, 0 failed");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"send_bw", "write_bw", "read_bw", "atomic_bw"})
+    void bandwidthTestsRunAndCheckEveryByte(String test) throws Exception {
+        boolean atomic = test.equals("atomic_bw");
+        PerfPair.Result r = atomic ? ok(test, "-n", "60", "--check") : ok(test, "-n", "60", "-s", "4096", "--check");
+        int size = atomic ? 8 : 4096;
+        assertBwRow(r.client().out(), size, 60);
+        // The server prints its own row (send_bw) or the client's (one-sided tests).
+        assertBwRow(r.server().out(), size, 60);
+        if (!test.equals("read_bw")) {
+            assertChecked(r.server().out()); // what arrived in its receive buffers or target region
+        }
+        if (!test.equals("send_bw")) {
+            assertThat(r.client().out()).contains("\n---------------------------------------------------------------------------------------\n");
+        }
+        if (test.equals("read_bw") || atomic) {
+            assertChecked(r.client().out()); // every READ's bytes, every atomic's original value
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"send_lat", "write_lat", "read_lat", "atomic_lat"})
+    void latencyTestsRunAndCheckEveryByte(String test) throws Exception {
+        PerfPair.Result r = ok(test, "-n", "25", "--check");
+        int size = test.equals("atomic_lat") ? 8 : 2;
+        assertLatRow(r.client().out(), size, 25);
+        assertChecked(r.client().out());
+        if (test.equals("send_lat") || test.equals("write_lat")) {
+            assertLatRow(r.server().out(), size, 25); // both sides time their posts
+            assertChecked(r.server().out());
+        } else {
+            assertThat(r.server().out()).doesNotContain("t_min"); // read_lat/atomic_lat servers only wait
+        }
+    }
+
+    @Test
+    void theBannerAndAddressLinesMatchAcrossTheSides() throws Exception {
+        PerfPair.Result r = ok("write_bw", "-n", "10", "-s", "1024");
+        String client = r.client().out();
+        String server = r.server().out();
+        assertThat(client).contains("                    RDMA_Write BW Test\n", "\t\tDevice         : " + device + "\n",
+                " TX depth        : 128\n", " rdma_cm QPs\t : OFF\n", " Data ex. method : Ethernet\n");
+        assertThat(server).startsWith("\n************************************\n* Waiting for client to connect... *\n");
+        assertThat(server).doesNotContain("TX depth");
+        assertThat(line(client, " remote address:").substring(" remote".length()))
+                .isEqualTo(line(server, " local address:").substring(" local".length()));
+        assertThat(line(client, " local address:")).matches(" local address: LID 0000 QPN 0x[0-9a-f]{4,6} PSN 0x[0-9a-f]{4,6} "
+                + "RKey 0x[0-9a-f]{6,8} VAddr 0x[0-9a-f]{14,16}");
+        assertThat(client).containsPattern("\n GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:79:\\d{2,3}:\\d{2,3}\n");
+    }
+
+    @Test
+    void severalQpsRoundRobin() throws Exception {
+        PerfPair.Result w = ok("write_bw", "-q", "2", "-n", "40", "-s", "2048", "--check");
+        assertBwRow(w.client().out(), 2048, 80); // perftest reports iterations × QPs
+        assertThat(w.client().out()).contains(" Number of qps   : 2\t\t");
+        assertThat(w.client().out().lines().filter(l -> l.startsWith(" local address:"))).hasSize(2);
+        assertChecked(w.server().out());
+        PerfPair.Result s = ok("send_bw", "-q", "2", "-n", "40", "-s", "2048", "--check");
+        assertBwRow(s.server().out(), 2048, 80);
+        assertChecked(s.server().out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"send_bw", "write_bw", "read_bw", "atomic_bw"})
+    void bidirectional(String test) throws Exception {
+        boolean atomic = test.equals("atomic_bw");
+        PerfPair.Result r = atomic ? ok(test, "-b", "-n", "40", "--check", "-A", "CMP_AND_SWAP")
+                : ok(test, "-b", "-n", "40", "-s", "2048", "--check");
+        for (PerfPair.Side side : List.of(r.client(), r.server())) {
+            assertThat(side.out()).contains(" Bidirectional BW Test\n", " TX depth        : 128\n");
+            assertBwRow(side.out(), atomic ? 8 : 2048, 40);
+            assertChecked(side.out());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write_bw", "send_bw"})
+    void unreliableConnection(String test) throws Exception {
+        PerfPair.Result r = ok(test, "-c", "UC", "-n", "40", "-s", "1024", "--check");
+        assertThat(r.client().out()).contains(" Connection type : UC\t\t");
+        assertBwRow(r.client().out(), 1024, 40);
+        assertChecked(r.server().out());
+    }
+
+    @Test
+    void unreliableDatagramSend() throws Exception {
+        PerfPair.Result bw = ok("send_bw", "-c", "UD", "-n", "40", "-s", "1024", "--check");
+        assertThat(bw.client().out()).contains(" Connection type : UD\t\t");
+        assertBwRow(bw.client().out(), 1024, 40);
+        assertChecked(bw.server().out());
+        PerfPair.Result lat = ok("send_lat", "-c", "UD", "-n", "20", "-s", "512", "--check");
+        assertLatRow(lat.client().out(), 512, 20);
+        assertChecked(lat.client().out());
+        assertChecked(lat.server().out());
+    }
+
+    @Test
+    void udShrinksTheDefaultSizeToTheMtuAsPerftest() throws Exception {
+        PerfPair.Result r = ok("send_bw", "-c", "UD", "-n", "20", "-m", "1024");
+        assertThat(r.client().out()).contains(" Max msg size in UD is MTU 1024\n", " Mtu             : 1024[B]\n");
+        assertBwRow(r.client().out(), 1024, 20);
+    }
+
+    @Test
+    void allSizesDurationAndEvents() throws Exception {
+        PerfPair.Result all = ok("write_bw", "-a", "-n", "3", "--check");
+        for (int s = 2; s <= 1 << 23; s <<= 1) {
+            assertBwRow(all.client().out(), s, 3);
+        }
+        assertBwRow(all.server().out(), 1 << 23, 3); // the server prints the client's last row
+        assertChecked(all.server().out());
+
+        PerfPair.Result dur = ok("write_bw", "-D", "1", "-s", "1024");
+        assertThat(dur.client().out()).contains(Banner.NO_PEAK_WARNING);
+        assertThat(Pattern.compile("^ 1024 +[1-9]\\d* +0\\.00 ", Pattern.MULTILINE).matcher(dur.client().out()).find())
+                .as(dur.client().out()).isTrue();
+        PerfPair.Result lat = ok("send_lat", "-D", "1");
+        assertThat(lat.client().out()).contains(LatTable.durationHeader());
+
+        PerfPair.Result events = ok("send_bw", "-e", "-n", "40", "-s", "1024", "--check");
+        assertThat(events.client().out()).contains(" Test with events.\n");
+        assertChecked(events.server().out());
+        PerfPair.Result readEvents = ok("read_lat", "-e", "-n", "20", "--check");
+        assertChecked(readEvents.client().out());
+    }
+
+    @Test
+    void reportGbits() throws Exception {
+        PerfPair.Result r = ok("write_bw", "-n", "20", "-s", "4096", "--report_gbits");
+        assertThat(r.client().out()).contains(" #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]");
+    }
+
+    @Test
+    void jsonAndAllocationReport(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("client.json");
+        int port = PerfPair.freePort();
+        java.util.concurrent.CompletableFuture<PerfPair.Side> server = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                PerfPair.main("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p", String.valueOf(port),
+                        "--report-alloc", "--out_json", "--out_json_file", dir.resolve("server.json").toString()));
+        PerfPair.Side client = PerfPair.main("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p",
+                String.valueOf(port), "--report-alloc", "--out_json", "--out_json_file=" + json, "127.0.0.1");
+        PerfPair.Side srv = server.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(client.code()).as(client.toString()).isZero();
+        assertThat(srv.code()).as(srv.toString()).isZero();
+        assertThat(client.out()).containsPattern("\nbytes allocated per operation: \\d+\\.\\d\\d\n");
+        assertThat(srv.out()).containsPattern("\nbytes allocated per operation: \\d+\\.\\d\\d\n");
+
+        String text = Files.readString(json, StandardCharsets.UTF_8).strip();
+        assertWellFormed(text);
+        assertThat(text).startsWith("{").endsWith("}")
+                .contains("\"test\":\"write_bw\"", "\"role\":\"client\"", "\"results\":[{", "\"bytes\":4096",
+                        "\"iterations\":30", "\"bwPeak\":", "\"bwAverage\":", "\"msgRateMpps\":", "\"allocBytesPerOp\":",
+                        "\"bwUnit\":\"MiB/sec\"", "\"peerVersion\":\"6.06\"");
+        String serverJson = Files.readString(dir.resolve("server.json"), StandardCharsets.UTF_8).strip();
+        assertWellFormed(serverJson);
+        assertThat(serverJson).contains("\"role\":\"server\"", "\"iterations\":30");
+
+        PerfPair.Result lat = ok("send_lat", "-n", "20", "--out_json_file", dir.resolve("lat.json").toString());
+        String latJson = Files.readString(dir.resolve("lat.json"), StandardCharsets.UTF_8).strip();
+        assertWellFormed(latJson);
+        assertThat(latJson).contains("\"tMinUsec\":", "\"tMaxUsec\":", "\"tTypicalUsec\":", "\"tAvgUsec\":",
+                "\"tStdevUsec\":", "\"p99Usec\":", "\"p999Usec\":", "\"iterations\":20").doesNotContain("allocBytesPerOp");
+        assertThat(lat.client().out()).doesNotContain("bytes allocated");
+    }
+
+    /** Balanced braces and brackets outside strings, strings closed, keys quoted: no JSON library needed. */
+    static void assertWellFormed(String json) {
+        int depth = 0;
+        boolean inString = false;
+        java.util.ArrayDeque<Character> stack = new java.util.ArrayDeque<>();
+        for (int i = 0; i < json.length(); i++) {
+            char ch = json.charAt(i);
+            if (inString) {
+                if (ch == '\\') {
+                    i++;
+                } else if (ch == '"') {
+                    inString = false;
+                }
+                continue;
+            }
+            switch (ch) {
+                case '"' -> inString = true;
+                case '{', '[' -> {
+                    stack.push(ch);
+                    depth++;
+                }
+                case '}' -> assertThat(stack.pop()).as("at " + i).isEqualTo('{');
+                case ']' -> assertThat(stack.pop()).as("at " + i).isEqualTo('[');
+                default -> assertThat(ch).as("unexpected character at " + i + " in " + json)
+                        .matches(c -> Character.isLetterOrDigit(c) || ":,.-+".indexOf(c) >= 0);
+            }
+        }
+        assertThat(inString).isFalse();
+        assertThat(stack).isEmpty();
+        assertThat(depth).isPositive();
+        assertThat(json).doesNotContain(",}", ",]", "{,", "[,", "::");
+    }
+
+    @Test
+    void usageErrorsExit2() {
+        for (String[] args : new String[][] {{"perf", "ping_bw"}, {"perf", "send_lat", "-b"}, {"perf", "write_bw", "-c", "UD"},
+                {"perf", "read_bw", "-c", "UC"}, {"perf", "atomic_bw", "-s", "16"}, {"perf", "write_lat", "-e"},
+                {"perf", "write_bw", "-a", "-D", "2"}, {"perf", "send_lat", "-q", "2"}, {"perf", "write_bw", "-m", "1000"},
+                {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"}}) {
+            PerfPair.Side side = PerfPair.main(args);
+            assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(Main.EXIT_USAGE);
+            assertThat(side.err()).contains("Try 'jrdma perf --help'.");
+        }
+    }
+
+    @Test
+    void aClientWithNoServerFailsWithExit1() throws Exception {
+        PerfPair.Side side = PerfPair.main("perf", "write_bw", "-d", device, "-p", String.valueOf(PerfPair.freePort()),
+                "--timeout-ms", "300", "127.0.0.1");
+        assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(side.err()).contains("jrdma perf: error: connect to 127.0.0.1");
+    }
+
+    private static String line(String out, String prefix) {
+        return out.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,84 @@
+package org.jrdma.tools.perf;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jrdma.tools.Main;
+
+/**
+ * Runs {@code jrdma perf} as server and client in this JVM, each on its own thread with its own
+ * output, both on one soft device of the test's own (a free 127.79.x.y, UDP 4791 free there) and a
+ * free TCP port.
+ */
+final class PerfPair {
+    private static final AtomicInteger NEXT = new AtomicInteger((int) (ProcessHandle.current().pid() % 200) * 250);
+
+    record Side(int code, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + code + "\n--- out ---\n" + out + "--- err ---\n" + err;
+        }
+    }
+
+    record Result(Side server, Side client) {
+        @Override
+        public String toString() {
+            return "SERVER " + server + "\nCLIENT " + client;
+        }
+    }
+
+    private PerfPair() {
+    }
+
+    /** {@code name=127.79.x.y} for the soft provider, with UDP 4791 free on that address. */
+    static String deviceSpec(String name) throws Exception {
+        for (int i = 0; i < 1000; i++) {
+            int n = NEXT.getAndIncrement() % 60000;
+            InetAddress a = InetAddress.getByAddress(new byte[] {127, 79, (byte) (n / 250), (byte) (n % 250 + 1)});
+            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(a, 4791))) {
+                assert probe.isBound();
+                return name + "=" + a.getHostAddress();
+            } catch (SocketException taken) {
+                // the next one
+            }
+        }
+        throw new IllegalStateException("no free 127.79.x.y");
+    }
+
+    static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    static Side main(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Side(code, out.toString(), err.toString());
+    }
+
+    /** Server and client with the same perf arguments; the client connects to 127.0.0.1. */
+    static Result run(String device, String... perfArgs) throws Exception {
+        int port = freePort();
+        List<String> common = new ArrayList<>(List.of("perf"));
+        common.addAll(List.of(perfArgs));
+        common.addAll(List.of("-d", device, "-p", String.valueOf(port), "--timeout-ms", "30000", "--run-timeout-s", "120"));
+        String[] serverArgs = common.toArray(String[]::new);
+        List<String> client = new ArrayList<>(common);
+        client.add("127.0.0.1");
+        CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> main(serverArgs));
+        Side c = main(client.toArray(String[]::new));
+        Side s = server.get(180, TimeUnit.SECONDS);
+        return new Result(s, c);
+    }
+}

@@ -1,0 +1,61 @@
+package org.jrdma.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.tools.Main;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Two processes with no device flags, as perftest is run: the server's default loopback device
+ * binds 127.0.0.1 (or the next free 127.0.0.x), the client's moves to another address.
+ */
+class PerfProcessesTest {
+    @ParameterizedTest
+    @CsvSource({"write_bw, -s 4096 -n 200", "send_lat, -n 100"})
+    void serverAndClientProcesses(String test, String flags) throws Exception {
+        String port = String.valueOf(PerfPair.freePort());
+        List<String> args = new ArrayList<>(List.of("perf", test, "-p", port, "--check"));
+        args.addAll(List.of(flags.split(" ")));
+        Process server = start(args);
+        List<String> clientArgs = new ArrayList<>(args);
+        clientArgs.add("127.0.0.1");
+        Process client = start(clientArgs);
+        try {
+            assertThat(client.waitFor(180, TimeUnit.SECONDS)).as("client finished").isTrue();
+            assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("server finished").isTrue();
+            String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String serverOut = new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(client.exitValue()).as(clientOut + "\n=== server ===\n" + serverOut).isZero();
+            assertThat(server.exitValue()).as(serverOut).isZero();
+            if (test.endsWith("_bw")) {
+                assertThat(clientOut).containsPattern("\n 4096 +200 +\\d");
+                assertThat(serverOut).containsPattern("\n 4096 +200 +\\d").containsPattern(" --check: [1-9]\\d* verified, 0 failed");
+            } else {
+                assertThat(clientOut).containsPattern("\n 2 +100 +\\d");
+                assertThat(serverOut).containsPattern("\n 2 +100 +\\d");
+                assertThat(clientOut).containsPattern(" --check: 100 verified, 0 failed");
+            }
+            assertThat(serverOut).contains("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:");
+        } finally {
+            server.destroyForcibly();
+            client.destroyForcibly();
+        }
+    }
+
+    private static Process start(List<String> args) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().remove("JRDMA_SOFT_DEVICES"); // "no flags": the default device set
+        pb.directory(new File(System.getProperty("user.dir")));
+        return pb.start();
+    }
+}
