@@ -1,0 +1,71 @@
+package org.jrdma.bench;
+
+import java.time.Duration;
+
+/**
+ * How much each run moves and how long it may take. Bandwidth runs move a count of messages
+ * (about {@code bwBytes}, clamped to {@code bwMinIters..bwMaxIters} messages), the same count
+ * on both sides, or, with {@code bwSeconds > 0}, run for a time (jrdma perf {@code -D}).
+ * Latency runs make {@code latIters} round trips. The baselines add a warm-up of a fifth of
+ * that, not measured; jrdma perf gets no warm-up flag (perftest has none), so its median
+ * (t_typical) is the fair latency figure.
+ *
+ * @param fixedTimeout every pair of processes is killed after this long; null: computed per shape
+ */
+public record Budget(long bwBytes, int bwMinIters, int bwMaxIters, int bwSeconds, int latIters, Duration fixedTimeout) {
+    public static Budget standard() {
+        return new Budget(2L << 30, 2_000, 500_000, 0, 50_000, null);
+    }
+
+    public static Budget quick() {
+        return new Budget(512L << 20, 500, 100_000, 0, 5_000, null);
+    }
+
+    public Budget withBwSeconds(int seconds) {
+        return new Budget(bwBytes, bwMinIters, bwMaxIters, seconds, latIters, fixedTimeout);
+    }
+
+    public Budget withLatIters(int iters) {
+        return new Budget(bwBytes, bwMinIters, bwMaxIters, bwSeconds, iters, fixedTimeout);
+    }
+
+    public Budget withTimeout(Duration timeout) {
+        return new Budget(bwBytes, bwMinIters, bwMaxIters, bwSeconds, latIters, timeout);
+    }
+
+    public boolean bwTimed() {
+        return bwSeconds > 0;
+    }
+
+    /** Messages per bandwidth run of this size (count mode). */
+    public int bwIters(int sizeBytes) {
+        return Math.clamp(bwBytes / sizeBytes, bwMinIters, bwMaxIters);
+    }
+
+    /** Iterations a baseline runs before it starts measuring. */
+    public static long warmupOf(long iters) {
+        return Math.max(1, iters / 5);
+    }
+
+    /** Seconds a timed baseline runs before it starts measuring. */
+    public double bwWarmupSeconds() {
+        return Math.min(1.0, bwSeconds / 3.0);
+    }
+
+    /** The deadline for one pair of processes (server and client), from the server's start. */
+    public Duration timeout(Kind kind, int sizeBytes) {
+        if (fixedTimeout != null) {
+            return fixedTimeout;
+        }
+        long seconds;
+        if (kind == Kind.LATENCY) {
+            seconds = 60 + latIters / 1_000;                          // 1 ms per round trip
+        } else if (bwTimed()) {
+            seconds = 60 + 3L * bwSeconds;
+        } else {
+            long iters = bwIters(sizeBytes);
+            seconds = 60 + iters * (long) sizeBytes / (10L << 20) + iters / 20_000; // 10 MiB/s, 50 µs per message
+        }
+        return Duration.ofSeconds(seconds);
+    }
+}

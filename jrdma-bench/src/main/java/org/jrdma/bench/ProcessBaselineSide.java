@@ -1,0 +1,110 @@
+package org.jrdma.bench;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs a baseline as two processes of this JVM's java and class path, like jrdma perf: the
+ * server, which prints a ready line with the port it bound, then the client. The figure comes
+ * from the JSON line of the measuring side (the stream's receiver, the ping-pong's client).
+ */
+public final class ProcessBaselineSide implements BaselineSide {
+    private final String java;
+    private final String classPath;
+
+    public ProcessBaselineSide(String java, String classPath) {
+        this.java = java;
+        this.classPath = classPath;
+    }
+
+    /** The java running this runner, with its class path (the bench jar, or test classes). */
+    public static ProcessBaselineSide ofThisJvm() {
+        return new ProcessBaselineSide(thisJava(), System.getProperty("java.class.path"));
+    }
+
+    static String thisJava() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    @Override
+    public String description() {
+        return "Java NIO (" + java + "), two processes, non-blocking channels busy-polled, direct buffers";
+    }
+
+    /** The arguments both roles share: size and run length. */
+    static List<String> runArguments(Baseline baseline, int sizeBytes, Budget budget) {
+        List<String> a = new ArrayList<>(List.of("--size", String.valueOf(sizeBytes)));
+        if (baseline.kind() == Kind.LATENCY) {
+            a.addAll(List.of("--iters", String.valueOf(budget.latIters()), "--warmup", String.valueOf(Budget.warmupOf(budget.latIters()))));
+        } else if (budget.bwTimed()) {
+            a.addAll(List.of("--seconds", String.valueOf(budget.bwSeconds()), "--warmup-seconds", String.valueOf(budget.bwWarmupSeconds())));
+        } else {
+            int n = budget.bwIters(sizeBytes);
+            a.addAll(List.of("--count", String.valueOf(n), "--warmup", String.valueOf(Budget.warmupOf(n))));
+        }
+        return a;
+    }
+
+    @Override
+    public Outcome run(Baseline baseline, int sizeBytes, Budget budget) {
+        long deadline = System.nanoTime() + budget.timeout(baseline.kind(), sizeBytes).toNanos();
+        List<String> common = runArguments(baseline, sizeBytes, budget);
+        try (Child server = start(baseline, "server", common)) {
+            Optional<String> ready = server.awaitLine(l -> l.startsWith("{\"ready\""), deadline);
+            if (ready.isEmpty()) {
+                return server.isAlive() ? Outcome.failed(Outcome.TIMEOUT) : exited(server);
+            }
+            int port = ((Double) Json.parseObject(ready.get()).get("port")).intValue();
+            List<String> clientArgs = new ArrayList<>(List.of("--port", String.valueOf(port)));
+            clientArgs.addAll(common);
+            try (Child client = start(baseline, "client", clientArgs)) {
+                if (!client.awaitExit(deadline) || !server.awaitExit(deadline)) {
+                    return Outcome.failed(Outcome.TIMEOUT);
+                }
+                if (client.exitValue() != 0) {
+                    return Outcome.failed("client " + client.exitReason());
+                }
+                if (server.exitValue() != 0) {
+                    return Outcome.failed("server " + server.exitReason());
+                }
+                Child measuring = baseline.figureFromServer() ? server : client;
+                Map<String, Object> line = lastJsonLine(measuring);
+                Object figure = line.get(baseline.figureKey());
+                if (!(figure instanceof Double value)) {
+                    return Outcome.failed("no " + baseline.figureKey() + " in " + line);
+                }
+                Object alloc = line.get("allocBytesPerOp");
+                return Outcome.ok(value, alloc instanceof Double d ? d : Double.NaN);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Outcome.failed("interrupted");
+        } catch (IOException | RuntimeException e) {
+            return Outcome.failed(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    private static Outcome exited(Child server) throws InterruptedException {
+        server.awaitExit(System.nanoTime() + 5_000_000_000L);
+        return Outcome.failed("server " + server.exitReason());
+    }
+
+    private Child start(Baseline baseline, String role, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classPath, baseline.mainClass().getName(), role));
+        cmd.addAll(args);
+        return Child.start(baseline.label() + " " + role, cmd, ProcessRdmaSide.UNSET_ENV);
+    }
+
+    private static Map<String, Object> lastJsonLine(Child c) {
+        List<String> lines = c.stdout();
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (lines.get(i).startsWith("{") && !lines.get(i).startsWith("{\"ready\"")) {
+                return Json.parseObject(lines.get(i));
+            }
+        }
+        throw new Json.JsonException(c.name() + " printed no result line");
+    }
+}

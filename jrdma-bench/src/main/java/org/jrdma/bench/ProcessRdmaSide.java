@@ -1,0 +1,190 @@
+package org.jrdma.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs {@code jrdma perf <test>} as two processes, as a person would: the server first (no
+ * host), then, once it listens on its TCP port, the client ({@code 127.0.0.1}). No device
+ * flags: the server's default device binds 127.0.0.1 and the client's moves to 127.0.0.2.
+ * Figures come from {@code --out_json} (the file of {@code --out_json_file}, else the JSON in
+ * standard output), the client's first; allocation is the larger of the two sides'.
+ */
+public final class ProcessRdmaSide implements RdmaSide {
+    /** Environment that would change what is measured or where: the children run without it. */
+    public static final Set<String> UNSET_ENV = Set.of("JRDMA_SOFT_DEVICES", "JRDMA_IMPAIR", "JRDMA_PCAP_DIR");
+    private static final long LISTEN_POLL_MILLIS = 20;
+
+    private final List<String> perfCommand;
+    private final List<String> extraArgs;
+    private final Path scratch;
+    private final String description;
+
+    /**
+     * @param perfCommand the command up to and including {@code perf}, e.g.
+     *                    {@code java --enable-native-access=ALL-UNNAMED -jar jrdma.jar perf}
+     * @param extraArgs   appended to both sides' arguments (e.g. {@code -m 4096})
+     */
+    public ProcessRdmaSide(List<String> perfCommand, List<String> extraArgs, String description) {
+        this.perfCommand = List.copyOf(perfCommand);
+        this.extraArgs = List.copyOf(extraArgs);
+        this.description = description;
+        try {
+            this.scratch = Files.createTempDirectory("jrdma-bench-");
+            this.scratch.toFile().deleteOnExit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code java --enable-native-access=ALL-UNNAMED -jar JAR perf}, as {@code ./jrdma} runs it. */
+    public static ProcessRdmaSide forJar(String java, Path jar, List<String> extraArgs) {
+        List<String> cmd = List.of(java, "--enable-native-access=ALL-UNNAMED", "-jar", jar.toString(), "perf");
+        return new ProcessRdmaSide(cmd, extraArgs, "jrdma perf (" + jar + ")" + (extraArgs.isEmpty() ? "" : " " + String.join(" ", extraArgs)));
+    }
+
+    @Override
+    public String description() {
+        return description;
+    }
+
+    /**
+     * Whether {@code perf --help} answers with perf's own usage (exit 0, "perf" in its first
+     * line: picocli answers an unknown subcommand with {@code --help} by the top-level usage)
+     * within the timeout; the reason when not, so a runner without a working jrdma perf says so
+     * once instead of once per shape.
+     */
+    public Optional<String> preflight(Duration timeout) {
+        List<String> cmd = new ArrayList<>(perfCommand);
+        cmd.add("--help");
+        try (Child c = Child.start("jrdma perf --help", cmd, UNSET_ENV)) {
+            if (!c.awaitExit(System.nanoTime() + timeout.toNanos())) {
+                return Optional.of(String.join(" ", cmd) + ": no answer within " + timeout.toSeconds() + " s");
+            }
+            if (c.exitValue() != 0) {
+                return Optional.of(String.join(" ", cmd) + ": " + c.exitReason());
+            }
+            List<String> out = c.stdout().stream().filter(l -> !l.isBlank()).toList();
+            if (out.isEmpty() || !out.getFirst().contains("perf")) {
+                return Optional.of(String.join(" ", cmd) + " printed no perf usage (first line: "
+                        + (out.isEmpty() ? "none" : out.getFirst().strip()) + ")");
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of(String.join(" ", cmd) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.of("interrupted");
+        }
+    }
+
+    /** The arguments of one side: perftest's flags, then the host for the client. */
+    List<String> arguments(Shape shape, Budget budget, int port, Path jsonFile, boolean client) {
+        List<String> args = new ArrayList<>(List.of(shape.test(), "-s", String.valueOf(shape.sizeBytes()), "-p", String.valueOf(port)));
+        if (shape.kind() == Kind.BANDWIDTH && budget.bwTimed()) {
+            args.addAll(List.of("-D", String.valueOf(budget.bwSeconds())));
+        } else {
+            int iters = shape.kind() == Kind.BANDWIDTH ? budget.bwIters(shape.sizeBytes()) : budget.latIters();
+            args.addAll(List.of("-n", String.valueOf(iters)));
+        }
+        args.addAll(List.of("--out_json", "--out_json_file", jsonFile.toString(), "--report-alloc"));
+        args.addAll(extraArgs);
+        if (client) {
+            args.add("127.0.0.1");
+        }
+        return args;
+    }
+
+    @Override
+    public Outcome run(Shape shape, Budget budget) {
+        long deadline = System.nanoTime() + budget.timeout(shape.kind(), shape.sizeBytes()).toNanos();
+        String tag = shape.test() + "-" + shape.sizeBytes();
+        Path serverJson = scratch.resolve(tag + "-server.json");
+        Path clientJson = scratch.resolve(tag + "-client.json");
+        try {
+            Files.deleteIfExists(serverJson);
+            Files.deleteIfExists(clientJson);
+            int port = PortWatch.freeTcpPort();
+            try (Child server = start("jrdma perf server", arguments(shape, budget, port, serverJson, false))) {
+                while (!PortWatch.isListening(port)) {
+                    if (!server.isAlive()) {
+                        server.awaitExit(deadline);
+                        return Outcome.failed("server " + server.exitReason());
+                    }
+                    if (System.nanoTime() > deadline) {
+                        return Outcome.failed(Outcome.TIMEOUT);
+                    }
+                    Thread.sleep(LISTEN_POLL_MILLIS);
+                }
+                try (Child client = start("jrdma perf client", arguments(shape, budget, port, clientJson, true))) {
+                    if (!client.awaitExit(deadline) || !server.awaitExit(deadline)) {
+                        return Outcome.failed(Outcome.TIMEOUT);
+                    }
+                    if (client.exitValue() != 0) {
+                        return Outcome.failed("client " + client.exitReason());
+                    }
+                    if (server.exitValue() != 0) {
+                        return Outcome.failed("server " + server.exitReason());
+                    }
+                    return outcome(shape, read(clientJson, client), read(serverJson, server));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Outcome.failed("interrupted");
+        } catch (IOException | RuntimeException e) {
+            return Outcome.failed(e.getMessage() == null ? e.toString() : e.getMessage());
+        } finally {
+            deleteQuietly(serverJson);
+            deleteQuietly(clientJson);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a scratch file in the temporary directory
+        }
+    }
+
+    private Child start(String name, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(perfCommand);
+        cmd.addAll(args);
+        return Child.start(name, cmd, UNSET_ENV);
+    }
+
+    /** The side's JSON from its file, else from its standard output; null when it has none. */
+    private static PerfResult read(Path file, Child side) throws IOException {
+        if (Files.isRegularFile(file) && Files.size(file) > 0) {
+            return PerfJson.findIn(Files.readString(file));
+        }
+        try {
+            return PerfJson.findIn(String.join("\n", side.stdout()));
+        } catch (Json.JsonException none) {
+            return null;
+        }
+    }
+
+    static Outcome outcome(Shape shape, PerfResult client, PerfResult server) {
+        PerfResult figures = client != null && client.hasFigure() ? client : server;
+        if (figures == null) {
+            return Outcome.failed("no --out_json figures from either side");
+        }
+        double value = figures.figureFor(shape);
+        double alloc = Double.NaN;
+        for (PerfResult side : new PerfResult[] {client, server}) {
+            if (side != null && !Double.isNaN(side.get("allocBytesPerOp"))) {
+                alloc = Double.isNaN(alloc) ? side.get("allocBytesPerOp") : Math.max(alloc, side.get("allocBytesPerOp"));
+            }
+        }
+        return Outcome.ok(value, alloc);
+    }
+}

@@ -1,0 +1,141 @@
+package org.jrdma.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchRunnerTest {
+    private static final PrintStream QUIET = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+    @Test
+    void everyShapeOfTheIssueHasItsRowsAgainstItsBaselines() {
+        FakeSides fake = new FakeSides((key, n) -> Outcome.ok(
+                key.contains("_lat") ? 4.0 : key.contains("ping-pong") ? 2.0 : 100.0, 0.0));
+        List<Row> rows = new BenchRunner(Plan.issue(), Budget.quick(), 1, fake.rdma(), fake.baselines(), QUIET).run();
+
+        assertThat(rows).hasSize(20);
+        assertThat(rows.stream().map(r -> r.shape().label() + " vs " + r.baseline().label()).toList()).containsExactly(
+                "write_bw 64 B vs TCP streaming", "write_bw 4 KiB vs TCP streaming", "write_bw 64 KiB vs TCP streaming",
+                "write_bw 1 MiB vs TCP streaming",
+                "send_bw 64 B vs TCP streaming", "send_bw 4 KiB vs TCP streaming", "send_bw 64 KiB vs TCP streaming",
+                "send_bw 1 MiB vs TCP streaming",
+                "read_bw 64 B vs TCP streaming", "read_bw 4 KiB vs TCP streaming", "read_bw 64 KiB vs TCP streaming",
+                "read_bw 1 MiB vs TCP streaming",
+                "send_lat 8 B vs UDP ping-pong", "send_lat 8 B vs TCP ping-pong", "send_lat 4 KiB vs UDP ping-pong",
+                "send_lat 4 KiB vs TCP ping-pong",
+                "write_lat 8 B vs UDP ping-pong", "write_lat 8 B vs TCP ping-pong", "write_lat 4 KiB vs UDP ping-pong",
+                "write_lat 4 KiB vs TCP ping-pong");
+        assertThat(rows.stream().filter(r -> r.target() != null).map(r -> r.shape().label() + " " + r.target().text()))
+                .containsExactly("write_bw 64 KiB ≥ 0.50×", "send_lat 8 B ≤ 2.00×");
+
+        String md = Report.markdown(context(1, "fake jrdma"), rows);
+        assertThat(md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| shape"))).hasSize(20);
+        assertThat(md).contains("| write_bw 64 KiB | 100 MiB/s | 0.00 | TCP streaming: 100 MiB/s | 1.00× | ≥ 0.50×, 0 B/op | yes |",
+                "| send_lat 8 B | 4.00 µs | 0.00 | UDP ping-pong: 2.00 µs | 2.00× | ≤ 2.00×, 0 B/op | yes |",
+                "ratio = jrdma ÷ baseline", "lower is better", "higher is better", "load average");
+    }
+
+    @Test
+    void ratioIsTheMedianOfEachRepsJrdmaOverItsBaselineNotTheRatioOfMedians() {
+        // jrdma write_bw 64 KiB: 1000, 1200, 800; TCP: 2000, 2000, 1000 -> per rep 0.5, 0.6, 0.8
+        double[] rdmaBw = {1000, 1200, 800};
+        double[] tcpBw = {2000, 2000, 1000};
+        // send_lat 8 B: jrdma 4.0, 3.0, 5.0 µs; UDP 1.6, 2.0, 2.0 -> 2.5, 1.5, 2.5
+        double[] rdmaLat = {4.0, 3.0, 5.0};
+        double[] udp = {1.6, 2.0, 2.0};
+        FakeSides fake = new FakeSides((key, n) -> switch (key) {
+            case "jrdma write_bw 65536" -> Outcome.ok(rdmaBw[n], 0.0);
+            case "TCP streaming 65536" -> Outcome.ok(tcpBw[n], Double.NaN);
+            case "jrdma send_lat 8" -> Outcome.ok(rdmaLat[n], 0.5);
+            case "UDP ping-pong 8" -> Outcome.ok(udp[n], 0.0);
+            case "TCP ping-pong 8" -> Outcome.ok(3.0, 0.0);
+            default -> throw new AssertionError(key);
+        });
+        Plan plan = Plan.issue().only(List.of("write_bw@65536", "send_lat@8"));
+        List<Row> rows = new BenchRunner(plan, Budget.quick(), 3, fake.rdma(), fake.baselines(), QUIET).run();
+
+        Row write = rows.get(0);
+        assertThat(write.rdmaSummary()).isEqualTo(new Summary(3, 1000, 800, 1200));
+        assertThat(write.baseSummary()).isEqualTo(new Summary(3, 2000, 1000, 2000));
+        assertThat(write.ratio().median()).isCloseTo(0.6, within(1e-12));
+        assertThat(write.ratio().min()).isCloseTo(0.5, within(1e-12));
+        assertThat(write.ratio().max()).isCloseTo(0.8, within(1e-12));
+        assertThat(write.verdict()).isEqualTo(Row.Verdict.MET);
+
+        Row sendUdp = rows.get(1);
+        assertThat(sendUdp.baseline()).isEqualTo(Baseline.UDP_PINGPONG);
+        assertThat(sendUdp.ratio().median()).isCloseTo(2.5, within(1e-12));
+        assertThat(sendUdp.targetVerdict()).isEqualTo(Row.Verdict.NOT_MET);
+        assertThat(sendUdp.allocVerdict()).isEqualTo(Row.Verdict.MET);
+        Row sendTcp = rows.get(2);
+        assertThat(sendTcp.ratio().median()).isCloseTo(4.0 / 3.0, within(1e-12));
+        assertThat(sendTcp.verdict()).isEqualTo(Row.Verdict.MET); // no target: allocation alone
+
+        String md = Report.markdown(context(3, "fake jrdma"), rows);
+        assertThat(md).contains("| write_bw 64 KiB | 1000 [800–1200] MiB/s | 0.00 | TCP streaming: 2000 [1000–2000] MiB/s | 0.60× [0.50–0.80] | ≥ 0.50×, 0 B/op | yes |",
+                "| send_lat 8 B | 4.00 [3.00–5.00] µs | 0.50 | UDP ping-pong: 2.00 [1.60–2.00] µs | 2.50× [1.50–2.50] | ≤ 2.00×, 0 B/op | **no** |",
+                "- write_bw 64 KiB ≥ 0.50× TCP streaming: 0.60× — yes",
+                "- send_lat 8 B ≤ 2.00× UDP ping-pong: 2.50× — **no**",
+                "- zero bytes allocated per operation: at most 0.50 B/op — yes");
+    }
+
+    @Test
+    void eachRepRunsAShapesSidesBackToBackAlternatingWhichGoesFirst() {
+        FakeSides fake = new FakeSides((key, n) -> Outcome.ok(1.0, 0.0));
+        Plan plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8"));
+        new BenchRunner(plan, Budget.quick(), 2, fake.rdma(), fake.baselines(), QUIET).run();
+
+        assertThat(fake.calls).containsExactly(
+                "TCP streaming 64", "jrdma write_bw 64", "UDP ping-pong 8", "TCP ping-pong 8", "jrdma send_lat 8",
+                "jrdma write_bw 64", "TCP streaming 64", "jrdma send_lat 8", "UDP ping-pong 8", "TCP ping-pong 8");
+    }
+
+    @Test
+    void failedRunsAreNamedAndLeftOutOfMediansAndRatios() {
+        FakeSides fake = new FakeSides((key, n) -> {
+            if (key.equals("jrdma write_bw 65536") && n == 1) {
+                return Outcome.failed(Outcome.TIMEOUT);
+            }
+            if (key.equals("jrdma send_lat 8")) {
+                return Outcome.failed("client exit 1: jrdma perf: error: a|b");
+            }
+            return Outcome.ok(key.startsWith("jrdma") ? 600 + 100 * n : 1000, 40.0);
+        });
+        Plan plan = Plan.issue().only(List.of("write_bw@65536", "send_lat@8"));
+        List<Row> rows = new BenchRunner(plan, Budget.quick(), 3, fake.rdma(), fake.baselines(), QUIET).run();
+
+        Row write = rows.get(0);
+        assertThat(write.rdmaSummary()).isEqualTo(new Summary(2, 700, 600, 800));
+        assertThat(write.ratio()).isEqualTo(new Summary(2, 0.7, 0.6, 0.8));
+        assertThat(write.allocVerdict()).isEqualTo(Row.Verdict.NOT_MET);
+        assertThat(rows.get(1).ratio()).isNull();
+        assertThat(rows.get(1).targetVerdict()).isEqualTo(Row.Verdict.UNKNOWN);
+
+        String md = Report.markdown(context(3, "fake jrdma"), rows);
+        assertThat(md).contains("| write_bw 64 KiB | 700 [600–800] MiB/s (1 of 3 failed: timeout) | 40 |",
+                "| send_lat 8 B | client exit 1: jrdma perf: error: a\\|b | – |",
+                "- send_lat 8 B ≤ 2.00× UDP ping-pong: no ratio — ?",
+                "- zero bytes allocated per operation: at most 40 B/op (write_bw 64 KiB) — **no**");
+    }
+
+    @Test
+    void withoutAJrdmaSideTheBaselinesStillRunAndTheTableSaysSo() {
+        FakeSides fake = new FakeSides((key, n) -> Outcome.ok(2.0, 0.0));
+        List<Row> rows = new BenchRunner(Plan.issue().only(List.of("send_lat")), Budget.quick(), 1, null, fake.baselines(), QUIET).run();
+
+        assertThat(fake.calls).containsExactly("UDP ping-pong 8", "TCP ping-pong 8", "UDP ping-pong 4096", "TCP ping-pong 4096");
+        String md = Report.markdown(context(1, null), rows);
+        assertThat(md).contains("- jrdma: not run (baselines only)", "| send_lat 8 B | – | – | UDP ping-pong: 2.00 µs | – | ≤ 2.00×, 0 B/op | ? |",
+                "- zero bytes allocated per operation: not reported — ?");
+    }
+
+    static Report.Context context(int reps, String rdma) {
+        MachineInfo m = MachineInfo.now();
+        return new Report.Context(m, m, reps, Budget.quick(), rdma, "fake baselines");
+    }
+}
