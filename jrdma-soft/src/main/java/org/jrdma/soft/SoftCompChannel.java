@@ -55,6 +55,7 @@ public final class SoftCompChannel implements CompletionChannel {
     @Override
     public CompletionQueue getEvent(Duration timeout) {
         long remaining = timeout.toNanos();
+        context.hca().appBlocking(); // the engine thread moves the packets while we wait
         lock.lock();
         try {
             while (events.isEmpty()) {

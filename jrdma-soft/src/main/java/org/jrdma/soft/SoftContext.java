@@ -122,6 +122,9 @@ public final class SoftContext implements Context {
     public org.jrdma.verbs.AsyncEvent getAsyncEvent(java.time.Duration timeout) {
         checkOpen("get_async_event");
         long remaining = timeout.toNanos();
+        if (remaining > 0) {
+            hca.appBlocking(); // the engine thread moves the packets while we wait
+        }
         asyncLock.lock();
         try {
             while (asyncEvents.isEmpty()) {

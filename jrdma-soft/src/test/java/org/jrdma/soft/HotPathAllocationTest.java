@@ -3,6 +3,7 @@ package org.jrdma.soft;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
+import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
@@ -11,61 +12,130 @@ import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
 import org.jrdma.verbs.WrOpcode;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * DESIGN "hot path without allocation": post_recv, post_send, poll and the packet handling
- * reuse preallocated objects. With the engine in INVOKER mode this thread runs every engine
- * pass itself, so its allocation counter sees all of the work.
+ * reuse preallocated objects, for every data operation. In INVOKER mode this thread runs every
+ * engine pass itself, so its own allocation counter sees all of the work; with the dedicated
+ * engine thread the count is taken over every thread of the JVM (the engine parks and wakes in
+ * between, as it does under a real application).
  */
 class HotPathAllocationTest {
-    @Test
-    void sendRecvRoundsAllocateNothingOnceWarm() {
+    enum Op { SEND, SEND_INLINE, WRITE, WRITE_INLINE, READ, FETCH_ADD }
+
+    private static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+            | AccessFlags.REMOTE_ATOMIC;
+
+    @ParameterizedTest
+    @EnumSource(Op.class)
+    void roundsAllocateNothingOnceWarmWhenTheCallerRunsTheEngine(Op op) {
         SoftDevice dev = FreshDevices.fresh("alloc", SoftOptions.defaults().threading(ThreadingMode.INVOKER));
-        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16)) {
-            RecvWorkRequest recv = new RecvWorkRequest();
-            Sge recvSge = new Sge();
-            SendWorkRequest send = new SendWorkRequest().opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED);
-            Sge sendSge = new Sge();
-            WorkCompletion[] wc = {new WorkCompletion()};
-            Runnable round = () -> {
-                recvSge.set(p.mrB.addr(), 3000, p.mrB.lkey());
-                p.b.postRecv(recv.wrId(1).sg(recvSge));
-                sendSge.set(p.mrA.addr(), 3000, p.mrA.lkey());
-                p.a.postSend(send.wrId(2).sg(sendSge));
-                awaitOne(p, true, wc);
-                awaitOne(p, false, wc);
-            };
-            for (int i = 0; i < 5_000; i++) {
-                round.run();
-            }
-            com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            long tid = Thread.currentThread().threadId();
-            int rounds = 20_000;
-            long before = mx.getThreadAllocatedBytes(tid);
-            for (int i = 0; i < rounds; i++) {
-                round.run();
-            }
-            long perRound = (mx.getThreadAllocatedBytes(tid) - before) / rounds;
-            // A round = post_recv + post_send (3 data packets) + ACK + 2 completions polled.
-            assertThat(perRound).as("bytes allocated per SEND/RECV round").isLessThan(16);
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16, ACCESS, ACCESS, 4)) {
+            Rounds r = new Rounds(p, op, true);
+            long perRound = measure(r, false);
+            assertThat(perRound).as("bytes allocated per " + op + " round").isLessThan(16);
         }
     }
 
-    /** Polls (which drives the engine in INVOKER mode) until the receive or the send completes. */
-    private static void awaitOne(RcPair p, boolean receive, WorkCompletion[] wc) {
-        WorkCompletion c = null;
-        long spins = 0;
-        while (c == null) {
-            p.hca().doWork(); // INVOKER mode: this thread is the engine
-            if ((receive ? p.cqB : p.cqA).poll(wc) == 1) {
-                c = wc[0];
-            } else if (++spins > 50_000_000L) {
-                throw new AssertionError("no completion");
+    @ParameterizedTest
+    @EnumSource(value = Op.class, names = {"SEND_INLINE", "WRITE", "READ"})
+    void roundsAllocateNothingOnceWarmWithTheEngineThread(Op op) {
+        SoftDevice dev = FreshDevices.fresh("alloc-thread");
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16, ACCESS, ACCESS, 4)) {
+            Rounds r = new Rounds(p, op, false);
+            long perRound = measure(r, true);
+            assertThat(perRound).as("bytes allocated per " + op + " round, every thread").isLessThan(16);
+        }
+    }
+
+    /** Warms up, then returns the bytes allocated per round (this thread, or every thread). */
+    private static long measure(Rounds r, boolean allThreads) {
+        for (int i = 0; i < 5_000; i++) {
+            r.run();
+        }
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long[] ids = allThreads ? mx.getAllThreadIds() : new long[] {Thread.currentThread().threadId()};
+        long before = sum(mx.getThreadAllocatedBytes(ids));
+        int rounds = 20_000;
+        for (int i = 0; i < rounds; i++) {
+            r.run();
+        }
+        return (sum(mx.getThreadAllocatedBytes(ids)) - before) / rounds;
+    }
+
+    private static long sum(long[] bytes) {
+        long s = 0;
+        for (long b : bytes) {
+            s += Math.max(0, b);
+        }
+        return s;
+    }
+
+    /** One operation and its completions, built once and reused. */
+    private static final class Rounds implements Runnable {
+        private final RcPair p;
+        private final Op op;
+        private final boolean invoker;
+        private final RecvWorkRequest recv = new RecvWorkRequest();
+        private final Sge recvSge = new Sge();
+        private final SendWorkRequest send = new SendWorkRequest();
+        private final Sge sendSge = new Sge();
+        private final WorkCompletion[] wc = {new WorkCompletion()};
+
+        Rounds(RcPair p, Op op, boolean invoker) {
+            this.p = p;
+            this.op = op;
+            this.invoker = invoker;
+            int flags = SendFlags.SIGNALED | (op == Op.SEND_INLINE || op == Op.WRITE_INLINE ? SendFlags.INLINE : 0);
+            int length = switch (op) {
+                case SEND_INLINE, WRITE_INLINE -> 48;
+                case FETCH_ADD -> 8;
+                default -> 3000;
+            };
+            send.flags(flags).sg(sendSge);
+            sendSge.set(p.mrA.addr(), length, p.mrA.lkey());
+            switch (op) {
+                case SEND, SEND_INLINE -> send.opcode(WrOpcode.SEND);
+                case WRITE, WRITE_INLINE -> send.opcode(WrOpcode.RDMA_WRITE).rdma(p.mrB.addr() + 8192, p.mrB.rkey());
+                case READ -> send.opcode(WrOpcode.RDMA_READ).rdma(p.mrB.addr() + 8192, p.mrB.rkey());
+                case FETCH_ADD -> send.opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).atomic(p.mrB.addr(), p.mrB.rkey(), 1, 0);
+            }
+            recv.sg(recvSge);
+            recvSge.set(p.mrB.addr(), 3000, p.mrB.lkey());
+        }
+
+        @Override
+        public void run() {
+            boolean twoSided = op == Op.SEND || op == Op.SEND_INLINE;
+            if (twoSided) {
+                p.b.postRecv(recv.wrId(1));
+            }
+            p.a.postSend(send.wrId(2));
+            awaitOne(false);
+            if (twoSided) {
+                awaitOne(true);
             }
         }
-        if (c.status != WcStatus.SUCCESS) { // no AssertJ here: it would allocate inside the measured loop
-            throw new AssertionError("completion failed: " + c);
+
+        /** Polls (which, in INVOKER mode, is also what runs the engine) until one completion. */
+        private void awaitOne(boolean receive) {
+            WorkCompletion c = null;
+            long spins = 0;
+            while (c == null) {
+                if (invoker) {
+                    p.hca().doWork();
+                }
+                if ((receive ? p.cqB : p.cqA).poll(wc) == 1) {
+                    c = wc[0];
+                } else if (++spins > 50_000_000L) {
+                    throw new AssertionError("no completion");
+                }
+            }
+            if (c.status != WcStatus.SUCCESS) { // no AssertJ here: it would allocate inside the measured loop
+                throw new AssertionError("completion failed: " + c);
+            }
         }
     }
 }

@@ -125,6 +125,17 @@ public final class IntMap<V> {
         }
     }
 
+    /** Slots to scan with {@link #valueAt}: iteration without a lambda (hot paths allocate nothing). */
+    public int slots() {
+        return keys.length;
+    }
+
+    /** The value in {@code slot}, or null when the slot is free. */
+    @SuppressWarnings("unchecked")
+    public V valueAt(int slot) {
+        return used[slot] ? (V) values[slot] : null;
+    }
+
     @SuppressWarnings("unchecked")
     public void forEach(Consumer<V> action) {
         for (int i = 0; i < keys.length; i++) {

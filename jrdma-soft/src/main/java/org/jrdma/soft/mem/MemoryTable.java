@@ -81,6 +81,9 @@ public final class MemoryTable {
     public synchronized void remove(SoftMr mr) {
         byLkey.remove(mr.lkey());
         byRkey.remove(mr.rkey());
+        if (lastByAddress == mr) {
+            lastByAddress = null;
+        }
     }
 
     public synchronized SoftMr byLkey(int lkey) {
@@ -89,14 +92,24 @@ public final class MemoryTable {
 
     /** A live region of {@code pd} that holds [addr, addr+len), or null (a linear search: inline sends only). */
     public synchronized SoftMr byAddress(Object pd, long addr, long len) {
-        SoftMr[] found = {null};
-        byLkey.forEach(mr -> {
-            if (found[0] == null && mr.softPd() == pd && mr.isValid() && mr.contains(addr, len)) {
-                found[0] = mr;
+        // Inline sends look their bytes up by address on every post: the last hit first, then a
+        // scan (no lambda, no allocation on this path).
+        SoftMr last = lastByAddress;
+        if (last != null && last.softPd() == pd && last.isValid() && last.contains(addr, len)) {
+            return last;
+        }
+        for (int i = 0, n = byLkey.slots(); i < n; i++) {
+            SoftMr mr = byLkey.valueAt(i);
+            if (mr != null && mr.softPd() == pd && mr.isValid() && mr.contains(addr, len)) {
+                lastByAddress = mr;
+                return mr;
             }
-        });
-        return found[0];
+        }
+        return null;
     }
+
+    /** The region {@link #byAddress} found last (checked again on every use). */
+    private SoftMr lastByAddress;
 
     public synchronized SoftMr byRkey(int rkey) {
         return byRkey.get(rkey);

@@ -27,6 +27,7 @@ public final class UdpDatagrams implements Datagrams {
     private static final int SOCKET_BUFFER_BYTES = 8 << 20;
 
     private final DatagramChannel channel;
+    private static final java.util.function.Consumer<java.nio.channels.SelectionKey> IGNORE_KEY = key -> { };
     private final Selector selector;
     private final InetSocketAddress local;
 
@@ -80,8 +81,8 @@ public final class UdpDatagrams implements Datagrams {
     @Override
     public void await(long timeoutNanos) throws IOException {
         long millis = Math.max(1, timeoutNanos / 1_000_000);
-        selector.select(millis);
-        selector.selectedKeys().clear();
+        // The action form adds nothing to the selected-key set, so a wake-up allocates nothing.
+        selector.select(IGNORE_KEY, millis);
     }
 
     @Override
