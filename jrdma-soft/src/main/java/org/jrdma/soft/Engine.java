@@ -29,8 +29,8 @@ import org.jrdma.verbs.QpType;
  * one set of flyweights serve every packet; nothing allocates per packet.
  */
 final class Engine {
-    static final int RX_BURST = Integer.getInteger("jrdma.rxburst", 64);
-    static final int TX_BURST = Integer.getInteger("jrdma.txburst", 32);
+    static final int RX_BURST = 64;
+    static final int TX_BURST = 32;
     private static final int MAX_DATAGRAM = 1 << 16;
 
     private final SoftHca hca;

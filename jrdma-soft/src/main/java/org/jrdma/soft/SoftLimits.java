@@ -19,7 +19,7 @@ public final class SoftLimits {
     public static final int LOCAL_CA_ACK_DELAY = 15;
     public static final long MAX_MR_SIZE = Long.MAX_VALUE;
     /** rxe: at most 128 unacknowledged PSNs (RXE_MAX_UNACKED_PSNS). */
-    public static final int MAX_UNACKED_PSNS = Integer.getInteger("jrdma.unacked", 128);
+    public static final int MAX_UNACKED_PSNS = 128;
     /** rxe: an AckReq at least every 64 packets (RXE_MAX_PKT_PER_ACK). */
     public static final int MAX_PKT_PER_ACK = 64;
 
