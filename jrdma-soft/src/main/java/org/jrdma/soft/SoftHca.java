@@ -353,12 +353,16 @@ public final class SoftHca {
      * worker progress). The engine state is touched by one thread at a time.
      */
     public int doWork() {
+        return doWork(false);
+    }
+
+    private int doWork(boolean sendFirst) {
         if (!engineLock.tryLock()) {
             return 0;
         }
         try {
             pendingWork = false;
-            return engine.doWork();
+            return engine.doWork(sendFirst);
         } catch (IOException e) {
             if (running) {
                 deviceFatal(e);
@@ -379,7 +383,16 @@ public final class SoftHca {
             return; // the caller steps the engine itself, with doWork(), and nothing else does
         }
         lastAppProgressNanos = System.nanoTime();
-        doWork();
+        doWork(false);
+    }
+
+    /** {@link #progressFromApp} after a post_send: the requesters send first. */
+    void progressAfterPost() {
+        if (options.threading() == ThreadingMode.INVOKER) {
+            return;
+        }
+        lastAppProgressNanos = System.nanoTime();
+        doWork(true);
     }
 
     /**
@@ -422,8 +435,15 @@ public final class SoftHca {
             long quiet = System.nanoTime() - lastAppProgressNanos;
             if (quiet < APP_ACTIVE_NANOS) {
                 // The application's own polls drive the engine; stay off the cores until it has
-                // been quiet for the whole window (or says it blocks: appBlocking unparks us).
-                java.util.concurrent.locks.LockSupport.parkNanos(APP_ACTIVE_NANOS - quiet);
+                // been quiet for the whole window (or says it blocks: appBlocking unparks us) —
+                // but an ACK held for its next pass is not left waiting longer than ACK_HOLD.
+                boolean ackWaiting = engine.acksHeld();
+                if (ackWaiting && quiet >= ACK_HOLD_NANOS) {
+                    doWork();
+                } else {
+                    java.util.concurrent.locks.LockSupport.parkNanos(
+                            ackWaiting ? ACK_HOLD_NANOS - quiet : APP_ACTIVE_NANOS - quiet);
+                }
                 idle = 0;
                 continue;
             }
@@ -463,6 +483,8 @@ public final class SoftHca {
      * waiting for it.
      */
     private static final long APP_ACTIVE_NANOS = 5_000_000L;
+    /** The longest an ACK waits for the next pass when the application stops polling. */
+    private static final long ACK_HOLD_NANOS = 1_000_000L;
 
     /**
      * Blocks until a datagram arrives, a post wakes us, or the next timer is due. The
@@ -472,7 +494,7 @@ public final class SoftHca {
     private void park() {
         sleeping = true;
         try {
-            if (pendingWork || !running) {
+            if (pendingWork || !running || engine.acksHeld()) {
                 return;
             }
             long wait = engine.nanosUntilNextTimer(options.clock().nanoTime());
@@ -495,6 +517,12 @@ public final class SoftHca {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+        engineLock.lock();
+        try {
+            engine.flushAllAcks(); // the last messages received are acknowledged before the socket closes
+        } finally {
+            engineLock.unlock();
         }
         try {
             datagrams.close();

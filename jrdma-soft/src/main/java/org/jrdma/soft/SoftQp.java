@@ -281,7 +281,7 @@ public final class SoftQp implements QueuePair {
             transport.postSend(wr);
         }
         hca.wake();
-        hca.progressFromApp(); // send now on this thread if the engine is free (rxe runs the requester inline too)
+        hca.progressAfterPost(); // send now on this thread if the engine is free (rxe runs the requester inline too)
     }
 
     @Override

@@ -34,9 +34,24 @@ public final class Responder {
         this.readAtomic = new ReadAtomicResponder(this.out);
     }
 
-    /** End of a receive burst: sends the ACKs held back to be coalesced. */
+    /** Start of an engine pass (ACKs held in a pass go out at the end of the next). */
+    public void beginPass() {
+        out.beginPass();
+    }
+
+    /** End of an engine pass: sends the ACKs held since an earlier pass. */
     public int flushAcks() {
         return out.flushAll();
+    }
+
+    /** Sends every held ACK now. */
+    public int flushAllAcks() {
+        return out.flushEverything();
+    }
+
+    /** Whether an ACK is being held (read without the engine lock). */
+    public boolean acksHeld() {
+        return out.anyHeld();
     }
 
     /** Sends {@code qp}'s held ACK now (it is being destroyed or reset); call with its lock held. */

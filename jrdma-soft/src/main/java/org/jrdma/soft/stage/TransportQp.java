@@ -97,6 +97,8 @@ public final class TransportQp {
     /** A plain ACK held back to be coalesced with later ones (see CoalescingAcks). */
     boolean ackHeld;
     int ackHeldPsn;
+    /** The engine pass in which the held ACK was first held. */
+    long ackHeldPass;
     /** The monitor that guards this state (the owning QP object). */
     final Object lock;
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
