@@ -6,9 +6,9 @@ import java.time.Duration;
  * How much each run moves and how long it may take. Bandwidth runs move a count of messages
  * (about {@code bwBytes}, clamped to {@code bwMinIters..bwMaxIters} messages), the same count
  * on both sides, or, with {@code bwSeconds > 0}, run for a time (jrdma perf {@code -D}).
- * Latency runs make {@code latIters} round trips. The baselines add a warm-up of a fifth of
- * that, not measured; jrdma perf gets no warm-up flag (perftest has none), so its median
- * (t_typical) is the fair latency figure.
+ * Latency runs make {@code latIters} round trips. Both sides add a warm-up of a fifth of that,
+ * not measured: the baselines their own, jrdma perf through its {@code --warmup} (perftest
+ * has none; a JVM measured cold measures its compiler). Timed runs have none.
  *
  * @param fixedTimeout every pair of processes is killed after this long; null: computed per shape
  */

@@ -93,6 +93,9 @@ public final class ProcessRdmaSide implements RdmaSide {
         } else {
             int iters = shape.kind() == Kind.BANDWIDTH ? budget.bwIters(shape.sizeBytes()) : budget.latIters();
             args.addAll(List.of("-n", String.valueOf(iters)));
+            // the same unmeasured warm-up as the baselines get (a fifth), through jrdma perf's
+            // own --warmup: perftest has none, and a JVM measured cold measures its compiler
+            args.addAll(List.of("--warmup", String.valueOf(Budget.warmupOf(iters))));
         }
         args.addAll(List.of("--out_json", "--out_json_file", jsonFile.toString(), "--report-alloc"));
         args.addAll(extraArgs);

@@ -43,6 +43,7 @@ public final class FakePerf {
                 case "-s" -> size = Integer.parseInt(rest.get(++i));
                 case "-p" -> port = Integer.parseInt(rest.get(++i));
                 case "-n" -> iters = Long.parseLong(rest.get(++i));
+                case "--warmup" -> Long.parseLong(rest.get(++i)); // accepted like jrdma perf's: nothing to warm here
                 case "-D" -> iters = 1000 * Long.parseLong(rest.get(++i));
                 case "--out_json" -> outJson = true;
                 case "--out_json_file" -> jsonFile = Path.of(rest.get(++i));

@@ -22,12 +22,12 @@ class ProcessRdmaSideTest {
         ProcessRdmaSide side = side("ok");
         Path json = Path.of("/tmp/x.json");
         assertThat(side.arguments(new Shape("write_bw", 65536), TINY, 4000, json, false)).containsExactly(
-                "write_bw", "-s", "65536", "-p", "4000", "-n", "16", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
+                "write_bw", "-s", "65536", "-p", "4000", "-n", "16", "--warmup", "3", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
                 "--fake-mode", "ok");
         assertThat(side.arguments(new Shape("send_lat", 8), TINY.withBwSeconds(5), 4000, json, true)).containsExactly(
-                "send_lat", "-s", "8", "-p", "4000", "-n", "100", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
+                "send_lat", "-s", "8", "-p", "4000", "-n", "100", "--warmup", "20", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
                 "--fake-mode", "ok", "127.0.0.1");
-        assertThat(side.arguments(new Shape("read_bw", 64), TINY.withBwSeconds(5), 4000, json, false)).contains("-D", "5").doesNotContain("-n");
+        assertThat(side.arguments(new Shape("read_bw", 64), TINY.withBwSeconds(5), 4000, json, false)).contains("-D", "5").doesNotContain("-n", "--warmup");
     }
 
     @Test

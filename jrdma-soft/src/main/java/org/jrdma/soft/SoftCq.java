@@ -96,6 +96,10 @@ public final class SoftCq implements CompletionQueue {
         if (n == 0) {
             context.hca().progressFromApp();
             n = take(wc, max);
+        } else {
+            // Still polling, just busy: the engine thread must keep standing aside, or it spins
+            // beside this thread and the two fight for the cores.
+            context.hca().noteAppActive();
         }
         return n;
     }

@@ -386,6 +386,13 @@ public final class SoftHca {
         doWork(false);
     }
 
+    /** The application is polling (and found completions): the engine thread stays parked. */
+    void noteAppActive() {
+        if (options.threading() != ThreadingMode.INVOKER) {
+            lastAppProgressNanos = System.nanoTime();
+        }
+    }
+
     /** {@link #progressFromApp} after a post_send: the requesters send first. */
     void progressAfterPost() {
         if (options.threading() == ThreadingMode.INVOKER) {

@@ -24,6 +24,9 @@ final class AllocationMeter {
                 sun.setThreadAllocatedMemoryEnabled(true);
             }
             t = sun;
+            // The first reading loads and links the JDK's code behind it (streams, lambdas):
+            // done here, not inside the first measured phase.
+            t.getThreadAllocatedBytes(t.getAllThreadIds());
         }
         this.threads = t;
     }

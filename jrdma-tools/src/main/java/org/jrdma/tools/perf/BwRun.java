@@ -52,10 +52,8 @@ final class BwRun {
 
     /** The server of a one-sided test: its QPs serve the client's operations while it waits over TCP. */
     private List<ResultRow> waitForClient() {
-        meter.start();
-        s.sync("end of the test");
+        double alloc = measurePassive();
         BwReport client = s.exchange.reports(BwReport.EMPTY).validated();
-        double alloc = meter.perOperation(client.iters());
         out.println(BwTable.row(client, c.reportGbits()));
         if (c.check()) {
             TargetCheck.verify(s.res, c.verb(), client, c.qps(), s.cycleBuffer, DataPattern.CLIENT_SALT, tally);
@@ -63,6 +61,54 @@ final class BwRun {
         s.closeExchange();
         out.println(Banner.RESULT_LINE);
         return List.of(ResultRow.bw(client, alloc));
+    }
+
+    /**
+     * Waits for the client's "end of the test" and returns this process's allocation per
+     * operation. The server has no loop of its own (its engine serves the requests), so it
+     * watches its QPs' received packets and starts a second meter when the client's warm-up and
+     * half of its run have arrived: the steady state, as on the active side. When the client
+     * was done before the server looked (a short run), the whole wait is measured instead.
+     */
+    private double measurePassive() {
+        int packetsPerOp = c.verb() == Verb.WRITE ? Math.max(1, (s.sizes[0] + s.mtu.bytes() - 1) / s.mtu.bytes()) : 1;
+        boolean known = meter.supported() && s.sizes.length == 1 && !c.byDuration();
+        AllocationMeter whole = new AllocationMeter(meter.supported());
+        whole.start();
+        long markAt = ((long) c.warmup() + c.iters() / 2) * c.qps() * packetsPerOp;
+        long atMark = -1;
+        if (known) {
+            long seen = received();
+            long deadline = System.nanoTime() + c.timeout().toNanos();
+            while (seen < markAt && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+                seen = received();
+            }
+            if (seen < markAt + (long) c.iters() * c.qps() * packetsPerOp / 4) { // not already (nearly) over
+                meter.start();
+                atMark = seen;
+            }
+        }
+        s.sync("end of the test");
+        if (!meter.supported()) {
+            return Double.NaN;
+        }
+        long total = received();
+        if (atMark >= 0 && total > atMark + packetsPerOp) {
+            long bytes = meter.stop();
+            return (double) bytes / ((total - atMark) / packetsPerOp);
+        }
+        long ops = (long) (c.warmup() + c.iters()) * c.qps();
+        return (double) whole.stop() / ops;
+    }
+
+    /** Request packets this side's QPs have received since they were created. */
+    private long received() {
+        long n = 0;
+        for (org.jrdma.verbs.QueuePair qp : s.res.qps) {
+            n += qp.counters().getOrDefault("rcvd_packets", 0L);
+        }
+        return n;
     }
 
     private List<ResultRow> measure() {
@@ -73,6 +119,22 @@ final class BwRun {
         List<ResultRow> rows = new ArrayList<>();
         long duration = s.durationNanos();
         for (int size : s.sizes) {
+            if (c.warmup() > 0) {
+                // --warmup: the same run, shorter and unreported, so that the measured one finds
+                // the data path compiled (both sides run it: a SEND receiver expects its messages)
+                if (receiver != null) {
+                    receiver.begin(size, c.warmup(), 0);
+                }
+                if (sender != null) {
+                    sender.begin(size, c.warmup(), 0, c.cqMod());
+                }
+                if (send || c.bidirectional()) {
+                    s.sync("before the warm-up");
+                }
+                SteadyAllocation unused = new SteadyAllocation(meter);
+                unused.begin(0);
+                loop(sender, receiver, waiter, 0, unused);
+            }
             if (receiver != null) {
                 receiver.begin(size, c.iters(), duration);
             }
@@ -85,10 +147,11 @@ final class BwRun {
             if (receiver != null) {
                 receiver.startClock(System.nanoTime());
             }
-            meter.start();
-            loop(sender, receiver, waiter, duration);
+            SteadyAllocation allocation = new SteadyAllocation(meter);
+            allocation.begin(duration > 0 ? 0 : (long) c.iters() * c.qps());
+            loop(sender, receiver, waiter, duration, allocation);
             long ops = sender != null ? sender.iterations() : receiver.received();
-            double alloc = meter.perOperation(ops);
+            double alloc = allocation.perOperation(ops);
             if (receiver != null && receiver.received() < receiver.expected() && !c.byDuration()) {
                 long lost = receiver.expected() - receiver.received();
                 out.println(" " + lost + " of " + receiver.expected() + " messages were lost (" + c.connection()
@@ -121,7 +184,7 @@ final class BwRun {
     }
 
     /** Runs the agents until both are done; nothing here allocates. */
-    private void loop(BwSender sender, BwReceiver receiver, CqWaiter waiter, long duration) {
+    private void loop(BwSender sender, BwReceiver receiver, CqWaiter waiter, long duration, SteadyAllocation allocation) {
         long timeout = c.timeout().toNanos();
         boolean unreliable = c.connection() != QpType.RC;
         long start = System.nanoTime();
@@ -143,6 +206,7 @@ final class BwRun {
             }
             if (work > 0) {
                 lastProgress = now;
+                allocation.progress(sender != null ? sender.postedSoFar() : receiver.received());
                 continue;
             }
             // UC/UD drop what finds no receive: once messages flow, a receiver idle for GIVE_UP has lost the rest.

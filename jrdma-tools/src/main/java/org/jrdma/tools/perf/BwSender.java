@@ -298,4 +298,9 @@ final class BwSender {
     long iterations() {
         return measured;
     }
+
+    /** Operations posted so far, all QPs together. */
+    long postedSoFar() {
+        return nextK;
+    }
 }

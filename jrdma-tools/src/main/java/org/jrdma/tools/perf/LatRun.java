@@ -45,14 +45,28 @@ final class LatRun {
         SendLatency sendLat = verb == Verb.SEND ? new SendLatency(s.res, c, s.peers[0], c.rxDepth(), tally) : null;
         WriteLatency writeLat = verb == Verb.WRITE ? new WriteLatency(s.res, c, s.peers[0], tally) : null;
         ReadAtomicLatency readLat = verb.usesReadResources() ? new ReadAtomicLatency(s.res, c, s.peers[0], tally) : null;
+        LatencyLoop loop = sendLat != null ? sendLat : writeLat != null ? writeLat : readLat;
+        if (meter.supported()) {
+            loop.measureAllocationWith(new SteadyAllocation(meter));
+        }
         long duration = s.durationNanos();
         List<ResultRow> rows = new ArrayList<>();
         for (int size : s.sizes) {
+            if (c.warmup() > 0) { // --warmup: the same ping-pong, unreported (both sides run it)
+                if (sendLat != null) {
+                    sendLat.postReceives(size, c.warmup(), false);
+                    s.sync("before the warm-up");
+                    sendLat.run(c.warmup(), 0);
+                } else if (writeLat != null) {
+                    writeLat.run(size, c.warmup(), 0);
+                } else {
+                    readLat.run(size, c.warmup(), 0);
+                }
+            }
             if (sendLat != null) {
                 sendLat.postReceives(size, c.iters(), duration > 0);
                 s.sync("before the test");
             }
-            meter.start();
             LatencyStats stats;
             if (sendLat != null) {
                 stats = sendLat.run(c.iters(), duration);
@@ -61,7 +75,7 @@ final class LatRun {
             } else {
                 stats = readLat.run(size, c.iters(), duration);
             }
-            double alloc = meter.perOperation(stats.iters());
+            double alloc = loop.allocationPerOp();
             out.println(c.byDuration() ? LatTable.durationRow(stats) : LatTable.row(stats));
             out.flush();
             rows.add(ResultRow.lat(stats, alloc));

@@ -33,6 +33,9 @@ abstract class LatencyLoop {
     protected long sendsDone;
     protected long[] postNanos;
     protected long runEndNanos = Long.MAX_VALUE;
+    /** The steady-state allocation of each run (null without --report-alloc). */
+    private SteadyAllocation allocation;
+    private double allocationPerOp = Double.NaN;
 
     LatencyLoop(PerfResources r, PerfConfig c, KeyMessage peer, CheckTally tally) {
         this.r = r;
@@ -53,6 +56,27 @@ abstract class LatencyLoop {
     protected void prepare(long iters, boolean byDuration) {
         postNanos = byDuration ? null : new long[Math.toIntExact(iters)];
         sendsDone = 0;
+        allocationPerOp = Double.NaN;
+        if (allocation != null) {
+            allocation.begin(byDuration ? 0 : iters); // after the arrays above: they are the run's
+        }
+    }
+
+    /** Measures each run's steady-state allocation with {@code a} (for --report-alloc). */
+    final void measureAllocationWith(SteadyAllocation a) {
+        this.allocation = a;
+    }
+
+    /** Call once per iteration with the iterations done. */
+    protected final void progress(long done) {
+        if (allocation != null) {
+            allocation.progress(done);
+        }
+    }
+
+    /** Bytes allocated per operation in the last run's steady state (NaN when not measured). */
+    final double allocationPerOp() {
+        return allocationPerOp;
     }
 
     /** Every WR of a latency test is signaled; small SENDs and WRITEs go inline. */
@@ -127,6 +151,9 @@ abstract class LatencyLoop {
 
     /** The row of a run of {@code count} iterations that took from {@code start} to {@code end}. */
     protected final LatencyStats stats(int size, long count, long startNanos, long endNanos) {
+        if (allocation != null) {
+            allocationPerOp = allocation.perOperation(count); // before the statistics sort a copy of the samples
+        }
         if (postNanos == null) {
             return LatencyStats.fromDuration(size, count, endNanos - startNanos, c.test().rttFactor());
         }

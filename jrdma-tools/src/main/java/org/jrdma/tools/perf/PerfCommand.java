@@ -103,6 +103,10 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--report-alloc", description = "Print the heap bytes allocated per operation while measuring (all threads).")
     boolean reportAlloc;
 
+    @Option(names = "--warmup", defaultValue = "0", paramLabel = "N",
+            description = "Unmeasured iterations before each size's run, so the JVM has compiled the data path (jrdma's own; give it to both sides, like -n; not with -D or --check; default: ${DEFAULT-VALUE}, as perftest).")
+    int warmup;
+
     @Option(names = "-F", description = "Accepted and ignored (perftest: do not fail on CPU frequency warnings).")
     boolean ignoreCpuFreq;
 
@@ -213,10 +217,13 @@ public final class PerfCommand implements Callable<Integer> {
         if (timeoutMs < 1 || runTimeoutS < 1) {
             throw usage("--timeout-ms and --run-timeout-s must be positive");
         }
+        if (warmup < 0 || (warmup > 0 && (seconds > 0 || check))) {
+            throw usage("--warmup must be 0 or more, and is not for -D or --check runs");
+        }
         Path json = outJsonFile != null ? outJsonFile : outJson ? Path.of("perftest_out.json") : null;
         return new PerfConfig(test, host, device, port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
                 inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, cqMod, outReads, type, atomic,
-                reportGbits, json, check, reportAlloc, Duration.ofMillis(timeoutMs), Duration.ofSeconds(runTimeoutS));
+                reportGbits, json, check, reportAlloc, Duration.ofMillis(timeoutMs), Duration.ofSeconds(runTimeoutS), warmup);
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -33,6 +33,7 @@ final class ReadAtomicLatency extends LatencyLoop {
         long posts = 0;
         long end = start;
         while (k < limit) {
+            progress(k);
             if (c.check()) {
                 r.buffer.asSlice(dest, bytes).fill((byte) 0xA5);
             }

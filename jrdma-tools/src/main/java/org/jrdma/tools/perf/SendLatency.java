@@ -85,6 +85,7 @@ final class SendLatency extends LatencyLoop {
         long k = 0;
         long end = start;
         while (k < limit) {
+            progress(k);
             if (!initiator && !awaitReceives(k + 1)) {
                 break;
             }

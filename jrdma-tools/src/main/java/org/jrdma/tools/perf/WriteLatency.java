@@ -40,6 +40,7 @@ final class WriteLatency extends LatencyLoop {
         long k = 0;
         long end = start;
         while (k < limit) {
+            progress(k);
             if (!initiator && !awaitMarker(k)) {
                 break;
             }

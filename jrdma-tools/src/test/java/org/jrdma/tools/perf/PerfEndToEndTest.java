@@ -256,12 +256,30 @@ class PerfEndToEndTest {
         assertThat(json).doesNotContain(",}", ",]", "{,", "[,", "::");
     }
 
+    /**
+     * --warmup: both sides run that many unreported iterations first (a SEND receiver must get
+     * them all, or the measured run that follows would never line up), and the table reports
+     * the measured ones only.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"send_bw", "write_bw", "read_bw", "send_lat", "write_lat", "read_lat"})
+    void aWarmUpRunsFirstAndIsNotReported(String test) throws Exception {
+        PerfPair.Result r = ok(test, "-n", "40", "-s", "1024", "--warmup", "25");
+        if (test.endsWith("_bw")) {
+            assertBwRow(r.client().out(), 1024, 40);
+        } else {
+            assertLatRow(r.client().out(), 1024, 40);
+        }
+    }
+
     @Test
     void usageErrorsExit2() {
         for (String[] args : new String[][] {{"perf", "ping_bw"}, {"perf", "send_lat", "-b"}, {"perf", "write_bw", "-c", "UD"},
                 {"perf", "read_bw", "-c", "UC"}, {"perf", "atomic_bw", "-s", "16"}, {"perf", "write_lat", "-e"},
                 {"perf", "write_bw", "-a", "-D", "2"}, {"perf", "send_lat", "-q", "2"}, {"perf", "write_bw", "-m", "1000"},
-                {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"}}) {
+                {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"},
+                {"perf", "write_bw", "-D", "2", "--warmup", "10"}, {"perf", "send_bw", "--check", "--warmup", "10"},
+                {"perf", "send_lat", "--warmup", "-1"}}) {
             PerfPair.Side side = PerfPair.main(args);
             assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(Main.EXIT_USAGE);
             assertThat(side.err()).contains("Try 'jrdma perf --help'.");
