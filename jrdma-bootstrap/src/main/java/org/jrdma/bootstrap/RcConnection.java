@@ -1,11 +1,25 @@
 package org.jrdma.bootstrap;
 
+import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.QueuePair;
 
-/** A connected RC QP (in RTS) with both sides' connection info. */
-public record RcConnection(QueuePair qp, ConnInfo local, ConnInfo remote) implements AutoCloseable {
+/**
+ * A connected QP (in RTS) with both sides' connection info; for UD also the address handle
+ * of the peer (null otherwise).
+ */
+public record RcConnection(QueuePair qp, ConnInfo local, ConnInfo remote, AddressHandle peerAh) implements AutoCloseable {
+    public RcConnection(QueuePair qp, ConnInfo local, ConnInfo remote) {
+        this(qp, local, remote, null);
+    }
+
     @Override
     public void close() {
-        qp.close();
+        try {
+            qp.close();
+        } finally {
+            if (peerAh != null) {
+                peerAh.close();
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.jrdma.bootstrap;
 
 import java.security.SecureRandom;
+import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.ProtectionDomain;
@@ -39,7 +40,8 @@ public final class RcConnector {
     }
 
     public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
-        QueuePair qp = pd.createQp(new QpInitAttr().qpType(QpType.RC).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
+        QueuePair qp = pd.createQp(new QpInitAttr().qpType(o.qpType()).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
+        AddressHandle udAh = null;
         try {
             Gid gid = pd.context().queryGid(o.port(), o.gidIndex());
             ConnInfo local = new ConnInfo(0, qp.qpNum(), RANDOM.nextInt() & 0xFFFFFF, gid);
@@ -47,24 +49,62 @@ public final class RcConnector {
             ConnInfo remote = exchange.exchange(local, listener);
             listener.onRemoteInfo(remote, System.nanoTime());
 
-            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(o.port()).accessFlags(o.accessFlags()));
-            listener.onQpState(QpState.INIT, System.nanoTime());
-            o.onInit().accept(qp);
-
             AhAttr ah = AhAttr.roce(remote.gid(), o.gidIndex(), o.port());
             ah.dlid = remote.lid();
             ah.hopLimit = o.hopLimit();
-            qp.modify(new QpAttr().state(QpState.RTR).pathMtu(o.mtu()).destQpNum(remote.qpn()).rqPsn(remote.psn())
-                    .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).ahAttr(ah));
-            listener.onQpState(QpState.RTR, System.nanoTime());
-
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()).timeout(o.timeout()).retryCnt(o.retryCnt())
-                    .rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic()));
+            ah.sl = o.sl();
+            switch (o.qpType()) {
+                case RC -> toRtsRc(qp, o, ah, local, remote, listener);
+                case UC -> toRtsUc(qp, o, ah, local, remote, listener);
+                default -> udAh = toRtsUd(qp, pd, o, ah, local, listener);
+            }
             listener.onQpState(QpState.RTS, System.nanoTime());
-            return new RcConnection(qp, local, remote);
+            return new RcConnection(qp, local, remote, udAh);
         } catch (RuntimeException e) {
+            if (udAh != null) {
+                udAh.close();
+            }
             qp.close(); // OOB-14: a failed set-up leaves no QP behind
             throw e;
         }
+    }
+
+    private static void toInit(QueuePair qp, RcOptions o, QpAttr init, ConnectListener listener) {
+        qp.modify(init.state(QpState.INIT).pkeyIndex(0).port(o.port()));
+        listener.onQpState(QpState.INIT, System.nanoTime());
+        o.onInit().accept(qp);
+    }
+
+    private static void toRtr(QueuePair qp, QpAttr rtr, ConnectListener listener) {
+        qp.modify(rtr.state(QpState.RTR));
+        listener.onQpState(QpState.RTR, System.nanoTime());
+    }
+
+    /** ibv_rc_pingpong's transitions (ROCEV2-FACTS §3.2). */
+    private static void toRtsRc(QueuePair qp, RcOptions o, AhAttr ah, ConnInfo local, ConnInfo remote, ConnectListener listener) {
+        toInit(qp, o, new QpAttr().accessFlags(o.accessFlags()), listener);
+        toRtr(qp, new QpAttr().pathMtu(o.mtu()).destQpNum(remote.qpn()).rqPsn(remote.psn())
+                .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).ahAttr(ah), listener);
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()).timeout(o.timeout()).retryCnt(o.retryCnt())
+                .rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic()));
+    }
+
+    /** ibv_uc_pingpong's: no ACKs, so no timeout, retries, RNR timer or read depth. */
+    private static void toRtsUc(QueuePair qp, RcOptions o, AhAttr ah, ConnInfo local, ConnInfo remote, ConnectListener listener) {
+        toInit(qp, o, new QpAttr().accessFlags(o.accessFlags()), listener);
+        toRtr(qp, new QpAttr().pathMtu(o.mtu()).destQpNum(remote.qpn()).rqPsn(remote.psn()).ahAttr(ah), listener);
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()));
+    }
+
+    /**
+     * ibv_ud_pingpong's: a Q_Key at INIT, nothing but the state at RTR, the send PSN at RTS;
+     * the peer is reached through an address handle for its GID.
+     */
+    private static AddressHandle toRtsUd(QueuePair qp, ProtectionDomain pd, RcOptions o, AhAttr ah, ConnInfo local,
+            ConnectListener listener) {
+        toInit(qp, o, new QpAttr().qkey(o.qkey()), listener);
+        toRtr(qp, new QpAttr(), listener);
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()));
+        return pd.createAh(ah);
     }
 }

@@ -15,6 +15,8 @@ final class AllocationMeter {
     private final com.sun.management.ThreadMXBean threads;
     private long[] startIds = new long[0];
     private long[] startBytes = new long[0];
+    /** A thread not to count (-1: none): a passive server's own, which only waits on TCP. */
+    private long excluded = -1;
 
     AllocationMeter(boolean enabled) {
         com.sun.management.ThreadMXBean t = null;
@@ -29,6 +31,15 @@ final class AllocationMeter {
             t.getThreadAllocatedBytes(t.getAllThreadIds());
         }
         this.threads = t;
+    }
+
+    /**
+     * Leaves the calling thread out: a passive server's thread only waits for the client's
+     * "end of the test" over TCP while its engine serves the operations.
+     */
+    AllocationMeter excludingCurrentThread() {
+        excluded = Thread.currentThread().threadId();
+        return this;
     }
 
     boolean supported() {
@@ -60,8 +71,8 @@ final class AllocationMeter {
         long[] bytes = threads.getThreadAllocatedBytes(ids);
         long total = 0;
         for (int i = 0; i < ids.length; i++) {
-            if (bytes[i] < 0) {
-                continue; // the thread ended between the two calls
+            if (bytes[i] < 0 || ids[i] == excluded) {
+                continue; // the thread ended between the two calls, or is not counted
             }
             total += bytes[i] - startValue(ids[i]);
         }

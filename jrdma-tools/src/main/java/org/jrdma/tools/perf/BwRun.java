@@ -68,12 +68,14 @@ final class BwRun {
      * operation. The server has no loop of its own (its engine serves the requests), so it
      * watches its QPs' received packets and starts a second meter when the client's warm-up and
      * half of its run have arrived: the steady state, as on the active side. When the client
-     * was done before the server looked (a short run), the whole wait is measured instead.
+     * was done before the server looked (a short run), the whole wait is measured instead. This
+     * thread is not counted: it only waits on TCP (the engine thread does the RDMA work).
      */
     private double measurePassive() {
         int packetsPerOp = c.verb() == Verb.WRITE ? Math.max(1, (s.sizes[0] + s.mtu.bytes() - 1) / s.mtu.bytes()) : 1;
         boolean known = meter.supported() && s.sizes.length == 1 && !c.byDuration();
-        AllocationMeter whole = new AllocationMeter(meter.supported());
+        AllocationMeter whole = new AllocationMeter(meter.supported()).excludingCurrentThread();
+        AllocationMeter steady = new AllocationMeter(meter.supported()).excludingCurrentThread();
         whole.start();
         long markAt = ((long) c.warmup() + c.iters() / 2) * c.qps() * packetsPerOp;
         long atMark = -1;
@@ -85,7 +87,7 @@ final class BwRun {
                 seen = received();
             }
             if (seen < markAt + (long) c.iters() * c.qps() * packetsPerOp / 4) { // not already (nearly) over
-                meter.start();
+                steady.start();
                 atMark = seen;
             }
         }
@@ -95,7 +97,7 @@ final class BwRun {
         }
         long total = received();
         if (atMark >= 0 && total > atMark + packetsPerOp) {
-            long bytes = meter.stop();
+            long bytes = steady.stop();
             return (double) bytes / ((total - atMark) / packetsPerOp);
         }
         long ops = (long) (c.warmup() + c.iters()) * c.qps();

@@ -12,6 +12,7 @@ import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.tools.rc.RcEndpoint;
 import org.jrdma.verbs.Device;
+import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.Verbs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,9 +25,11 @@ import picocli.CommandLine.Parameters;
  * exchange carries rc_pingpong's 52-byte messages and "done", then the socket is closed and
  * every byte moves by RDMA SEND/RECV. With {@code -c} every message is verified against
  * jrdma's pattern (so both ends must be jrdma); without it, either end may be ibv_rc_pingpong.
+ * {@code --transport uc|ud} makes it ibv_uc_pingpong or ibv_ud_pingpong (same exchange; UD
+ * messages fit in one MTU and land after the 40-byte GRH area of each receive).
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true, description = {
-        "RC ping-pong between two processes, like ibv_rc_pingpong.",
+        "Ping-pong between two processes, like ibv_rc_pingpong (ibv_uc_pingpong, ibv_ud_pingpong with --transport).",
         "Server: jrdma pingpong      Client: jrdma pingpong <server-host>"})
 public final class PingpongCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -44,6 +47,20 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-g", "--gid-idx"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}; RoCE needs a GRH).")
     int gidIndex;
 
+    @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "Port of the device (default: ${DEFAULT-VALUE}; soft devices have one).")
+    int ibPort;
+
+    @Option(names = {"-r", "--rx-depth"}, defaultValue = "" + EndpointConfig.PINGPONG_RX_DEPTH,
+            description = "Receives to keep posted (default: ${DEFAULT-VALUE}).")
+    int rxDepth;
+
+    @Option(names = {"-l", "--sl"}, defaultValue = "0", description = "Service level (default: ${DEFAULT-VALUE}).")
+    int sl;
+
+    @Option(names = "--transport", defaultValue = "rc", paramLabel = "rc|uc|ud",
+            description = "Transport: rc (ibv_rc_pingpong), uc (ibv_uc_pingpong) or ud (ibv_ud_pingpong) (default: ${DEFAULT-VALUE}).")
+    String transport;
+
     @Option(names = {"-c", "--chk"}, description = "Verify every received byte (both ends must be jrdma: the bytes are jrdma's pattern).")
     boolean check;
 
@@ -55,7 +72,26 @@ public final class PingpongCommand implements Callable<Integer> {
         if (gidIndex != 0) {
             throw rc.usage("--gid-idx: soft devices have one GID, index 0");
         }
-        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check);
+        if (ibPort != 1) {
+            throw rc.usage("--ib-port: soft devices have one port, port 1");
+        }
+        if (rxDepth < 1 || rxDepth > 16384) {
+            throw rc.usage("--rx-depth must be 1..16384, not " + rxDepth);
+        }
+        if (sl < 0 || sl > 15) {
+            throw rc.usage("--sl must be 0..15, not " + sl);
+        }
+        QpType type = switch (transport.toLowerCase(Locale.ROOT)) {
+            case "rc" -> QpType.RC;
+            case "uc" -> QpType.UC;
+            case "ud" -> QpType.UD;
+            default -> throw rc.usage("--transport must be rc, uc or ud, not " + transport);
+        };
+        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check).with(type, rxDepth, sl);
+        if (type == QpType.UD && config.size() > config.mtu().bytes()) {
+            throw rc.usage("--size " + config.size() + " is larger than the MTU " + config.mtu().bytes()
+                    + ": a UD message is one packet (ibv_ud_pingpong refuses it too)");
+        }
         int iters = config.iters();
         int size = config.size();
         PrintWriter out = spec.commandLine().getOut();

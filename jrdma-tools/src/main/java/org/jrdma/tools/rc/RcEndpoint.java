@@ -33,8 +33,11 @@ import org.jrdma.verbs.WorkCompletion;
 import org.jrdma.verbs.WrOpcode;
 
 /**
- * One side of an RC ping-pong (the demo runs two, {@code jrdma pingpong} one): its own context, PD, CQ (and channel with {@code -e}), registered
- * buffers and RC QP, connected through {@link RcConnector}; then rc_pingpong's loop.
+ * One side of a ping-pong (the demo runs two, {@code jrdma pingpong} one): its own context,
+ * PD, CQ (and channel with {@code -e}), registered buffers and QP — RC, or UC / UD as
+ * ibv_uc_pingpong and ibv_ud_pingpong — connected through {@link RcConnector}; then
+ * rc_pingpong's loop. On UD every receive starts with the 40-byte GRH area, and the message
+ * follows it.
  * Records the time of every phase so the demo can print it and a test can check the order.
  */
 public final class RcEndpoint implements AutoCloseable, ConnectListener {
@@ -56,6 +59,9 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     private final MemoryRegion sendMr;
     private final MemoryRegion recvMr;
     private final int slotBytes;
+    /** Receive buffers: message i lands in slot i % slots (one message is in flight at a time). */
+    private final int slots;
+    private final int grh;
     private final WorkCompletion[] wcs = {new WorkCompletion()};
     private final SendWorkRequest sendWr = new SendWorkRequest();
     private final RecvWorkRequest recvWr = new RecvWorkRequest();
@@ -90,10 +96,12 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         this.ctx = device.open();
         this.pd = ctx.allocPd();
         this.channel = config.events() ? ctx.createCompChannel() : null;
-        this.cq = ctx.createCq(EndpointConfig.RX_DEPTH + 2, channel);
-        this.slotBytes = Math.max(1, config.size());
-        this.sendBuf = arena.allocate(slotBytes, 64);
-        this.recvBuf = arena.allocate((long) slotBytes * EndpointConfig.RX_DEPTH, 64);
+        this.cq = ctx.createCq(config.rxDepth() + 2, channel);
+        this.grh = config.receiveBytes() - config.size();
+        this.slotBytes = Math.max(1, config.receiveBytes());
+        this.slots = Math.min(config.rxDepth(), EndpointConfig.RX_DEPTH);
+        this.sendBuf = arena.allocate(Math.max(1, config.size()), 64);
+        this.recvBuf = arena.allocate((long) slotBytes * slots, 64);
         this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE);
         this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
     }
@@ -106,11 +114,13 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     public void connect(Exchange exchange) {
         startNanos = System.nanoTime();
         RcOptions options = RcOptions.defaults(cq)
+                .withQpType(config.transport())
+                .withSl(config.sl())
                 .withMtu(config.mtu())
-                .withCap(new QpCap(1, EndpointConfig.RX_DEPTH, 1, 1, 0))
+                .withCap(new QpCap(1, config.rxDepth(), 1, 1, 0))
                 .onInit(qp -> {
-                    for (int slot = 0; slot < EndpointConfig.RX_DEPTH; slot++) {
-                        postRecv(qp, slot);
+                    for (int n = 0; n < config.rxDepth(); n++) {
+                        postRecv(qp, n);
                     }
                 });
         connection = RcConnector.connect(pd, exchange, options, this);
@@ -173,9 +183,10 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         }
     }
 
-    private void postRecv(QueuePair qp, int slot) {
-        recvSge.set(recvMr.addr() + (long) slot * slotBytes, config.size(), recvMr.lkey());
-        recvWr.wrId(slot).sg(recvSge);
+    /** Posts receive number {@code n} (its wr_id), into slot n % slots. */
+    private void postRecv(QueuePair qp, long n) {
+        recvSge.set(recvMr.addr() + (n % slots) * slotBytes, config.receiveBytes(), recvMr.lkey());
+        recvWr.wrId(n).sg(recvSge);
         qp.postRecv(recvWr);
     }
 
@@ -183,6 +194,9 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         Pattern.fill(sendBuf, 0, config.size(), iteration, salt);
         sendSge.set(sendMr.addr(), config.size(), sendMr.lkey());
         sendWr.wrId(SEND_WR_ID | iteration).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).sg(sendSge);
+        if (connection.peerAh() != null) {
+            sendWr.ud(connection.peerAh(), connection.remote().qpn(), org.jrdma.bootstrap.RcOptions.PINGPONG_QKEY);
+        }
         qp().postSend(sendWr);
     }
 
@@ -221,19 +235,20 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                     + ") for wr_id " + (wc.wrId & ~SEND_WR_ID));
         }
         if (wc.opcode == WcOpcode.RECV) {
-            int slot = (int) wc.wrId;
-            if (wc.byteLen != config.size()) {
-                throw new VerbsException(Errno.EIO, role + ": received " + wc.byteLen + " bytes, expected " + config.size());
+            long n = wc.wrId;
+            if (wc.byteLen != config.receiveBytes()) {
+                throw new VerbsException(Errno.EIO, role + ": received " + wc.byteLen + " bytes, expected " + config.receiveBytes()
+                        + (grh > 0 ? " (the GRH and " + config.size() + ")" : ""));
             }
             if (config.verify()) {
-                long bad = Pattern.verify(recvBuf, (long) slot * slotBytes, config.size(), recvsDone, peerSalt);
+                long bad = Pattern.verify(recvBuf, (n % slots) * slotBytes + grh, config.size(), recvsDone, peerSalt);
                 if (bad >= 0) {
                     throw new VerbsException(Errno.EIO, role + ": message " + recvsDone + " differs at byte " + bad);
                 }
                 verified++;
             }
             recvsDone++;
-            postRecv(qp(), slot);
+            postRecv(qp(), n + config.rxDepth());
         } else {
             sendsDone++;
         }
