@@ -16,7 +16,7 @@ import org.jrdma.soft.net.ImpairmentSetting;
 public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap) {
     /**
      * Environment variable: a directory where every opened soft device records its packets
-     * as {@code <device>.pcap} (for Wireshark/tshark).
+     * as {@code <device>-<pid>.pcap} (for Wireshark/tshark).
      */
     public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
 
@@ -32,7 +32,7 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
      */
     static SoftOptions forDevice(String deviceName) {
         String dir = System.getenv(PCAP_DIR_ENV);
-        SoftOptions o = dir == null || dir.isBlank() ? defaults() : defaults().pcap(java.nio.file.Path.of(dir, deviceName + ".pcap"));
+        SoftOptions o = dir == null || dir.isBlank() ? defaults() : defaults().pcap(pcapFile(java.nio.file.Path.of(dir), deviceName));
         Impairment impairment = ImpairmentSetting.configured();
         return impairment == null ? o : o.datagrams(ImpairmentSetting.announced(deviceName, impairment, o.datagrams()));
     }
@@ -61,6 +61,14 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     /** Records the device's packets in this pcap file (null: none). */
+    /**
+     * The file {@value #PCAP_DIR_ENV} gives a device: {@code <device>-<pid>.pcap}, so that two
+     * processes with the same device name (two pingpong ends on one host) do not write one file.
+     */
+    static java.nio.file.Path pcapFile(java.nio.file.Path dir, String deviceName) {
+        return dir.resolve(deviceName + "-" + ProcessHandle.current().pid() + ".pcap");
+    }
+
     public SoftOptions pcap(java.nio.file.Path file) {
         return new SoftOptions(threading, clock, datagrams, file);
     }
