@@ -11,8 +11,9 @@ import org.jrdma.verbs.WorkCompletion;
 /**
  * What the three latency tests share: one QP (QP 0), one outstanding operation, a post time per
  * iteration, and waits that poll (or with {@code -e} sleep) under two deadlines — the timeout
- * since the last progress, and with {@code -D} the end of the run. Every WR is signaled (tx depth
- * 1), and the next one is posted only after the previous one completed. The WR, SGE and
+ * since the last progress, and with {@code -D} the end of the run. write_lat, read_lat and
+ * atomic_lat signal every WR and post the next one only after the previous one completed;
+ * send_lat signals one in cq_mod, as perftest does ({@link SendLatency}). The WR, SGE and
  * completion array are reused; the post-time array is sized before the run.
  */
 abstract class LatencyLoop {
