@@ -15,6 +15,7 @@ import org.jrdma.verbs.QueuePair;
  * The whole of an RDMA program's set-up in one call — the seed's flow: create an RC QP, swap
  * {@link ConnInfo} with the peer over an out-of-band {@link Exchange} (which closes its
  * channel before returning), then walk the QP RESET → INIT → RTR → RTS with the peer's info.
+ * (A UD QP needs no peer info for those steps and takes them before the exchange; see connect.)
  * From then on data moves by RDMA alone.
  *
  * <pre>{@code
@@ -46,6 +47,15 @@ public final class RcConnector {
             Gid gid = pd.context().queryGid(o.port(), o.gidIndex());
             ConnInfo local = new ConnInfo(0, qp.qpNum(), RANDOM.nextInt() & 0xFFFFFF, gid);
             listener.onLocalInfo(local, System.nanoTime());
+            if (o.qpType() == QpType.UD) {
+                // A UD QP's INIT, RTR and RTS take nothing from the peer, so it is ready (its
+                // receives posted) before the exchange: our message goes out first (both sides
+                // write first), and an ibv_ud_pingpong client sends its first datagram right after
+                // "done" — with the QP still short of RTR that datagram was dropped and the
+                // ping-pong stalled for good (UD has no retry). Nothing is sent before the socket
+                // is closed: the first post comes after connect returns.
+                readyUd(qp, o, local, listener);
+            }
             ConnInfo remote = exchange.exchange(local, listener);
             listener.onRemoteInfo(remote, System.nanoTime());
 
@@ -56,9 +66,11 @@ public final class RcConnector {
             switch (o.qpType()) {
                 case RC -> toRtsRc(qp, o, ah, local, remote, listener);
                 case UC -> toRtsUc(qp, o, ah, local, remote, listener);
-                default -> udAh = toRtsUd(qp, pd, o, ah, local, listener);
+                default -> udAh = pd.createAh(ah);
             }
-            listener.onQpState(QpState.RTS, System.nanoTime());
+            if (o.qpType() != QpType.UD) {
+                listener.onQpState(QpState.RTS, System.nanoTime());
+            }
             return new RcConnection(qp, local, remote, udAh);
         } catch (RuntimeException e) {
             if (udAh != null) {
@@ -98,13 +110,13 @@ public final class RcConnector {
 
     /**
      * ibv_ud_pingpong's: a Q_Key at INIT, nothing but the state at RTR, the send PSN at RTS;
-     * the peer is reached through an address handle for its GID.
+     * done before the exchange (see connect). The peer is reached through an address handle for
+     * its GID, made after the exchange.
      */
-    private static AddressHandle toRtsUd(QueuePair qp, ProtectionDomain pd, RcOptions o, AhAttr ah, ConnInfo local,
-            ConnectListener listener) {
+    private static void readyUd(QueuePair qp, RcOptions o, ConnInfo local, ConnectListener listener) {
         toInit(qp, o, new QpAttr().qkey(o.qkey()), listener);
         toRtr(qp, new QpAttr(), listener);
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()));
-        return pd.createAh(ah);
+        listener.onQpState(QpState.RTS, System.nanoTime());
     }
 }
