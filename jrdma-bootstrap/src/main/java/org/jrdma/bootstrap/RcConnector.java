@@ -15,7 +15,8 @@ import org.jrdma.verbs.QueuePair;
  * The whole of an RDMA program's set-up in one call — the seed's flow: create an RC QP, swap
  * {@link ConnInfo} with the peer over an out-of-band {@link Exchange} (which closes its
  * channel before returning), then walk the QP RESET → INIT → RTR → RTS with the peer's info.
- * (A UD QP needs no peer info for those steps and takes them before the exchange; see connect.)
+ * (A UD QP needs no peer info for those steps and takes them before the exchange; see connect.
+ * A {@link PeerFirstExchange} has RTR and RTS done between reading the peer's info and answering.)
  * From then on data moves by RDMA alone.
  *
  * <pre>{@code
@@ -56,20 +57,27 @@ public final class RcConnector {
                 // is closed: the first post comes after connect returns.
                 readyUd(qp, o, local, listener);
             }
-            ConnInfo remote = exchange.exchange(local, listener);
-            listener.onRemoteInfo(remote, System.nanoTime());
-
-            AhAttr ah = AhAttr.roce(remote.gid(), o.gidIndex(), o.port());
-            ah.dlid = remote.lid();
-            ah.hopLimit = o.hopLimit();
-            ah.sl = o.sl();
-            switch (o.qpType()) {
-                case RC -> toRtsRc(qp, o, ah, local, remote, listener);
-                case UC -> toRtsUc(qp, o, ah, local, remote, listener);
-                default -> udAh = pd.createAh(ah);
+            ConnInfo remote;
+            if (exchange instanceof PeerFirstExchange early) {
+                // rc_pingpong's server order: RTR/RTS as soon as the peer's info is read, before
+                // our message (which lets the peer send) goes out. onRemoteInfo keeps its meaning
+                // (info in, channel closed), so it follows the QP states here.
+                ConnInfo[] connected = {null};
+                remote = early.exchange(local, listener, peer -> {
+                    toRts(qp, o, local, peer, listener);
+                    connected[0] = peer;
+                });
+                if (connected[0] != remote) {
+                    throw new IllegalStateException("the exchange did not hand over the peer's info before replying");
+                }
+                listener.onRemoteInfo(remote, System.nanoTime());
+            } else {
+                remote = exchange.exchange(local, listener);
+                listener.onRemoteInfo(remote, System.nanoTime());
+                toRts(qp, o, local, remote, listener);
             }
-            if (o.qpType() != QpType.UD) {
-                listener.onQpState(QpState.RTS, System.nanoTime());
+            if (o.qpType() == QpType.UD) {
+                udAh = pd.createAh(addressVector(o, remote));
             }
             return new RcConnection(qp, local, remote, udAh);
         } catch (RuntimeException e) {
@@ -79,6 +87,47 @@ public final class RcConnector {
             qp.close(); // OOB-14: a failed set-up leaves no QP behind
             throw e;
         }
+    }
+
+    /**
+     * An exchange that reads the peer's info before it sends ours, and lets {@link #connect}
+     * move the QP to RTR and RTS in between — rc_pingpong's server order (pp_server_exch_dest).
+     * Once a peer has our info it may send at once: an RC SEND that finds our QP short of RTR is
+     * retried only after the ACK timeout, and a UC one is lost, which stalls a ping-pong. The
+     * channel is still closed before the exchange returns; nothing is sent on the QP before.
+     */
+    public interface PeerFirstExchange extends Exchange {
+        /**
+         * As {@link Exchange#exchange}, calling {@code beforeReply} with the peer's validated info
+         * before our message is written (exactly once on success). A throw from it aborts the
+         * exchange, which still closes its channel.
+         */
+        ConnInfo exchange(ConnInfo local, ExchangeListener listener, java.util.function.Consumer<ConnInfo> beforeReply);
+
+        @Override
+        default ConnInfo exchange(ConnInfo local, ExchangeListener listener) {
+            return exchange(local, listener, peer -> { });
+        }
+    }
+
+    private static AhAttr addressVector(RcOptions o, ConnInfo remote) {
+        AhAttr ah = AhAttr.roce(remote.gid(), o.gidIndex(), o.port());
+        ah.dlid = remote.lid();
+        ah.hopLimit = o.hopLimit();
+        ah.sl = o.sl();
+        return ah;
+    }
+
+    /** RC and UC: INIT → RTR → RTS with the peer's info (a UD QP is there already). */
+    private static void toRts(QueuePair qp, RcOptions o, ConnInfo local, ConnInfo remote, ConnectListener listener) {
+        switch (o.qpType()) {
+            case RC -> toRtsRc(qp, o, addressVector(o, remote), local, remote, listener);
+            case UC -> toRtsUc(qp, o, addressVector(o, remote), local, remote, listener);
+            default -> {
+                return;
+            }
+        }
+        listener.onQpState(QpState.RTS, System.nanoTime());
     }
 
     private static void toInit(QueuePair qp, RcOptions o, QpAttr init, ConnectListener listener) {

@@ -25,12 +25,13 @@ import org.jrdma.bootstrap.PeerClosedException;
  * with a selector, so every connect, accept, write and read waits against an absolute deadline
  * (as jrdma-bootstrap's channel does: a blocking socket has no write timeout and SO_TIMEOUT
  * restarts on every byte). Unlike rc_pingpong's exchange the socket stays open for perftest's
- * synchronisations and result exchange until {@link PerfExchange#close}.
+ * synchronisations and result exchange until {@link PerfExchange#close}. Public because
+ * {@code jrdma pingpong}'s server exchange ({@code PingpongServerExchange}) runs on it too.
  */
-final class PerfChannel implements AutoCloseable {
+public final class PerfChannel implements AutoCloseable {
     /** Check a prefix of a message as it arrives; throw to refuse it early. */
     @FunctionalInterface
-    interface PrefixCheck {
+    public interface PrefixCheck {
         void check(byte[] partial, int length);
     }
 
@@ -68,7 +69,7 @@ final class PerfChannel implements AutoCloseable {
     }
 
     /** Listens on every local address (SO_REUSEADDR, backlog 1), accepts one peer before the deadline, stops listening. */
-    static PerfChannel accept(int port, Duration timeout) {
+    public static PerfChannel accept(int port, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         InetSocketAddress bind = new InetSocketAddress(port);
         try (ServerSocketChannel server = ServerSocketChannel.open(); Selector sel = Selector.open()) {
@@ -153,7 +154,7 @@ final class PerfChannel implements AutoCloseable {
     }
 
     /** Writes all of {@code bytes} before the deadline; the first write() normally carries the whole message. */
-    void write(byte[] bytes, Duration timeout, String what) {
+    public void write(byte[] bytes, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer out = ByteBuffer.wrap(bytes);
         try {
@@ -172,7 +173,7 @@ final class PerfChannel implements AutoCloseable {
      * Fills {@code into} exactly under one deadline for the whole message, checking each prefix
      * as it arrives; never reads past it, so the peer's next message stays in the socket.
      */
-    void read(byte[] into, Duration timeout, String what, PrefixCheck check) {
+    public void read(byte[] into, Duration timeout, String what, PrefixCheck check) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer in = ByteBuffer.wrap(into);
         try {

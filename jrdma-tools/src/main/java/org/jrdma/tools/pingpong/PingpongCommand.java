@@ -22,8 +22,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code jrdma pingpong [host]}: ibv_rc_pingpong between two processes. Without a host it is
  * the server and waits for one client on TCP {@code -p}; with a host it is the client. The TCP
- * exchange carries rc_pingpong's 52-byte messages and "done", then the socket is closed and
- * every byte moves by RDMA SEND/RECV. With {@code -c} every message is verified against
+ * exchange carries rc_pingpong's 52-byte messages and "done" in rc_pingpong's order (the server
+ * reads, connects its QP, then answers), then the socket is closed and every byte moves by RDMA
+ * SEND/RECV. With {@code -c} every message is verified against
  * jrdma's pattern (so both ends must be jrdma); without it, either end may be ibv_rc_pingpong.
  * {@code --transport uc|ud} makes it ibv_uc_pingpong or ibv_ud_pingpong (same exchange; UD
  * messages fit in one MTU and land after the 40-byte GRH area of each receive).
@@ -98,7 +99,9 @@ public final class PingpongCommand implements Callable<Integer> {
         Device dev = Verbs.device(config.device());
         boolean server = host == null;
         TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout());
-        Exchange exchange = server ? TcpExchange.server(port, options) : TcpExchange.client(host, port, options);
+        // The server reads the client's message and connects its QP before answering, as
+        // rdma-core's server does (see PingpongServerExchange); the client is the bootstrap's.
+        Exchange exchange = server ? new PingpongServerExchange(port, config.timeout()) : TcpExchange.client(host, port, options);
         try (RcEndpoint side = new RcEndpoint(dev, server ? "server" : "client",
                 server ? RcEndpoint.SERVER_SALT : RcEndpoint.CLIENT_SALT, config)) {
             side.connect(exchange);
