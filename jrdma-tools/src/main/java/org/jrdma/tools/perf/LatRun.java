@@ -16,6 +16,12 @@ import java.util.List;
  * <li>read_lat / atomic_lat: the server goes straight to the closing exchange and waits there
  * while the client measures, prints its rows and closes.
  * </ul>
+ *
+ * <p>The latency tests of perftest "6.06" (Debian's 4.5-0.17, seen on the rxe lab) swap keys
+ * four times before the test, one more than the bandwidth tests: send_lat's fourth is the
+ * synchronisation after posting receives; write_lat, read_lat and atomic_lat do it once before
+ * the first size ({@link #START_SYNC}). write_lat then ends without ctx_close_connection: no
+ * closing key exchange and no "done", the sockets are just closed.
  */
 final class LatRun {
     private final PerfSession s;
@@ -32,8 +38,17 @@ final class LatRun {
         this.meter = new AllocationMeter(c.reportAlloc());
     }
 
+    /** The fourth key exchange before a write_lat, read_lat or atomic_lat (send_lat's is "before the test"). */
+    static final String START_SYNC = "before the latency test";
+
     List<ResultRow> run() {
         Verb verb = c.verb();
+        if (verb != Verb.SEND) {
+            // perftest 6.06 swaps keys a fourth time here; without it a perftest peer waits in
+            // that read while we measure (write_lat: both sides stalled; read_lat: our closing
+            // exchange met its fourth, and "done" met its closing one).
+            s.sync(START_SYNC);
+        }
         if (c.isServer() && verb.usesReadResources()) {
             s.closeExchange();
             out.println(Banner.RESULT_LINE);
@@ -85,7 +100,11 @@ final class LatRun {
             out.println(Banner.RESULT_LINE);
         } else {
             out.println(Banner.RESULT_LINE);
-            s.closeExchange();
+            if (writeLat == null) {
+                s.closeExchange();
+            }
+            // write_lat: perftest's main returns after the report, with no closing exchange;
+            // the socket is closed with the session (a "done" we waited for would never come).
         }
         return rows;
     }

@@ -1,0 +1,99 @@
+# Shared by rxe-perf.sh and rxe-pingpong-ucud.sh (sourced, not run): one lab guest with rxe0,
+# jrdma in the lab namespace as 10.77.0.1, a capture per run with the lab's ICRC check, the
+# guest's rxe hw_counters before/after, and a summary table. See interop/README.md.
+here=$(cd "$(dirname "$0")/.." && pwd)
+lab=${LAB_DIR:-$here/../shared/lab}
+caps=/var/tmp/jrdma-lab/captures
+out=${OUT:-/tmp/jrdma-interop}
+mkdir -p "$out"
+results=()
+fail=0
+
+lab_up() {
+  cd "$lab"
+  ./build-guest.sh
+  if [ ! -f /var/tmp/jrdma-lab/run/g1/gidx ] || ! ./run-lab.sh exec 1 true >/dev/null 2>&1; then
+    ./run-lab.sh up 1
+    ./run-lab.sh setup
+  fi
+  gidx=$(cat /var/tmp/jrdma-lab/run/g1/gidx)
+  # build the jar now, not inside the first timed run
+  "$here/jrdma" --version >/dev/null
+}
+
+# jrdma in the namespace, as 10.77.0.1 (its soft device "lab")
+jrdma_ns() { ip netns exec rxe-lab env JRDMA_SOFT_DEVICES=lab=10.77.0.1 "$here/jrdma" "$@"; }
+
+# waits until something in the namespace listens on TCP $1 (the jrdma server), at most $2 s
+wait_listen() {
+  local t
+  for t in $(seq 1 $(( ${2:-60} * 5 ))); do
+    ip netns exec rxe-lab ss -ltnH "sport = :$1" | grep -q . && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+counters() { # the guest's rxe0 hw_counters as "name value" lines
+  ./run-lab.sh exec 1 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && for f in *; do echo "$f $(cat $f)"; done' 2>/dev/null
+}
+counter_diff() { # before-file after-file: the counters that moved, except the packet totals
+  join "$1" "$2" | awk '$3 != $2 && $1 !~ /^(rcvd_pkts|sent_pkts|rdma_sends|rdma_recvs|lifespan)$/ { printf "%s+%d ", $1, $3 - $2 }'
+}
+
+# run NAME SERVER_SIDE GUEST_CMD JRDMA_ARGS...
+#   SERVER_SIDE=rxe:   GUEST_CMD is the server in g1; jrdma JRDMA_ARGS 10.77.0.2 is the client
+#   SERVER_SIDE=jrdma: jrdma JRDMA_ARGS is the server; GUEST_CMD (which must end with the
+#                      server address 10.77.0.1) is the client in g1, started once jrdma listens
+# Passes when both ends exit 0 and every RoCEv2 frame of the capture has a valid ICRC.
+run() {
+  local name=$1 side=$2 gcmd=$3; shift 3
+  local job="${name}-$$-$RANDOM" jrc grc jpid
+  echo
+  echo "== $name: $([ "$side" = rxe ] && echo "rxe server (g1) <- jrdma client" || echo "jrdma server <- rxe client (g1)")"
+  echo "   guest: $gcmd"
+  echo "   jrdma: $* $([ "$side" = rxe ] && echo 10.77.0.2)"
+  counters > "$out/$name.cnt0"
+  ./run-lab.sh cap-start "$name" >/dev/null 2>&1
+  if [ "$side" = rxe ]; then
+    ./run-lab.sh submit 1 "$job" "timeout ${GUEST_TIMEOUT:-240} $gcmd"
+    jrdma_ns "$@" 10.77.0.2 > "$out/$name.jrdma.txt" 2>&1 && jrc=0 || jrc=$?
+    ./run-lab.sh wait 1 "$job" $(( ${GUEST_TIMEOUT:-240} + 30 )) > "$out/$name.rxe.txt" 2>&1 && grc=0 || grc=$?
+  else
+    jrdma_ns "$@" > "$out/$name.jrdma.txt" 2>&1 &
+    jpid=$!
+    wait_listen "${PORT:-18515}" 60 || echo "   (jrdma server not listening after 60 s)"
+    ./run-lab.sh submit 1 "$job" "timeout ${GUEST_TIMEOUT:-240} $gcmd"
+    ./run-lab.sh wait 1 "$job" $(( ${GUEST_TIMEOUT:-240} + 30 )) > "$out/$name.rxe.txt" 2>&1 && grc=0 || grc=$?
+    wait "$jpid" && jrc=0 || jrc=$?
+  fi
+  ./run-lab.sh cap-stop "$name" >/dev/null 2>&1
+  counters > "$out/$name.cnt1"
+  local ops frames retx bad moved verdict
+  ops=$(awk '/^ +[0-9]+ +0x[0-9a-f]+ /{printf "%s%s x%s", sep, $3, $1; sep=", "}' "$caps/$name.opcodes.txt")
+  frames=$(sed -n 's/.*: \([0-9]*\) RoCEv2 frames with valid ICRC, \([0-9]*\) invalid.*/\1/p' "$caps/$name.opcodes.txt")
+  bad=$(sed -n 's/.*: \([0-9]*\) RoCEv2 frames with valid ICRC, \([0-9]*\) invalid.*/\2/p' "$caps/$name.opcodes.txt")
+  retx=$(awk '/^# retransmitted/{getline; print $1}' "$caps/$name.opcodes.txt")
+  moved=$(counter_diff "$out/$name.cnt0" "$out/$name.cnt1")
+  verdict=PASS
+  if [ "$jrc" != 0 ] || [ "$grc" != 0 ] || [ "${bad:-1}" != 0 ] || [ "${frames:-0}" = 0 ]; then verdict=FAIL; fail=1; fi
+  echo "   jrdma exit $jrc, rxe tool exit $grc; RoCEv2 frames: $ops; ${frames:-0} valid ICRC, ${bad:-?} invalid; retransmitted ${retx:-?}"
+  [ -n "$moved" ] && echo "   rxe counters moved: $moved"
+  if [ "$verdict" = FAIL ] || [ "${VERBOSE:-0}" = 1 ]; then
+    echo "   --- jrdma ($out/$name.jrdma.txt)"; tail -n "${TAIL:-6}" "$out/$name.jrdma.txt" | sed 's/^/   | /'
+    echo "   --- rxe tool ($out/$name.rxe.txt)"; tail -n "${TAIL:-6}" "$out/$name.rxe.txt" | sed 's/^/   | /'
+  else # the result row of each side
+    grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.jrdma.txt" | head -2 | sed 's/^/   jrdma: /'
+    grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.rxe.txt" | head -2 | sed 's/^/   rxe:   /'
+  fi
+  echo "   $verdict ($caps/$name.pcap)"
+  results+=("$(printf '%-28s %-5s jrdma=%-3s rxe=%-3s frames=%-5s badICRC=%-2s retx=%-4s %s' "$name" "$verdict" "$jrc" "$grc" "${frames:-0}" "${bad:-?}" "${retx:-?}" "$moved")")
+}
+
+summary() {
+  echo
+  echo "== summary"
+  printf '%s\n' "${results[@]}"
+  [ "${DOWN:-0}" = 1 ] && ./run-lab.sh down
+  [ "$fail" = 0 ] && echo "interop: OK" || { echo "interop: FAILED"; exit 1; }
+}
