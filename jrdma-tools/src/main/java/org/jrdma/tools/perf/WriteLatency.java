@@ -6,9 +6,10 @@ import org.jrdma.verbs.WrOpcode;
 
 /**
  * write_lat's ping-pong (perftest's run_iter_lat_write): each side RDMA-WRITEs its message into
- * the other's target region, and learns that the peer's message arrived by polling the last byte
- * of its own target region until it holds that iteration's marker, {@code (byte) (k + 1)} — no
- * receive, no completion on the receiving side. The poll is a volatile read of the
+ * the other's target region (the server first, the client answering), and learns that the
+ * peer's message arrived by polling the last byte of its own target region until it holds that
+ * iteration's marker, {@code (byte) (k + 1)} — no receive, no completion on the receiving side.
+ * The poll is a volatile read of the
  * MemorySegment; the soft provider places a WRITE's packets in PSN order, so when the last byte
  * changed the bytes before it are in place too (which {@code --check} verifies). The marker of
  * iteration {@code k} never equals the byte's previous value, that of {@code k − 1}; {@code -a}
@@ -34,7 +35,10 @@ final class WriteLatency extends LatencyLoop {
         wr.opcode = WrOpcode.RDMA_WRITE;
         wr.sendFlags = sendFlags(size);
         wr.rdma(peer.vaddr(), peer.rkey());
-        boolean initiator = !c.isServer();
+        // perftest's run_iter_lat_write: the SERVER writes first (it skips the wait while
+        // scnt < 1), the client answers — the reverse of send_lat. With the client first, as
+        // we had it, a perftest server wrote too and both spun on the wrong marker (rxe lab).
+        boolean initiator = c.isServer();
         long start = System.nanoTime();
         runEndNanos = byDuration ? start + durationNanos : Long.MAX_VALUE;
         long k = 0;
