@@ -83,8 +83,8 @@ run() {
     echo "   --- jrdma ($out/$name.jrdma.txt)"; tail -n "${TAIL:-6}" "$out/$name.jrdma.txt" | sed 's/^/   | /'
     echo "   --- rxe tool ($out/$name.rxe.txt)"; tail -n "${TAIL:-6}" "$out/$name.rxe.txt" | sed 's/^/   | /'
   else # the result row of each side
-    grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.jrdma.txt" | head -2 | sed 's/^/   jrdma: /'
-    grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.rxe.txt" | head -2 | sed 's/^/   rxe:   /'
+    grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.jrdma.txt" | head -2 | sed 's/^/   jrdma: /' || true
+    grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.rxe.txt" | head -2 | sed 's/^/   rxe:   /' || true
   fi
   echo "   $verdict ($caps/$name.pcap)"
   results+=("$(printf '%-28s %-5s jrdma=%-3s rxe=%-3s frames=%-5s badICRC=%-2s retx=%-4s %s' "$name" "$verdict" "$jrc" "$grc" "${frames:-0}" "${bad:-?}" "${retx:-?}" "$moved")")
