@@ -31,6 +31,8 @@ final class InMemoryMadNetwork implements MadPort.Factory, AutoCloseable {
     private final List<Rule> rules = new ArrayList<>();
     private final Random random;
     private double lossRate;
+    /** Sees every MAD sent through the network (before any rule), or null. */
+    volatile java.util.function.Consumer<byte[]> tap;
     private Held held;
     final AtomicInteger delivered = new AtomicInteger();
     final AtomicInteger dropped = new AtomicInteger();
@@ -49,6 +51,12 @@ final class InMemoryMadNetwork implements MadPort.Factory, AutoCloseable {
     synchronized InMemoryMadNetwork rule(CmAttribute attribute, Action action, int times) {
         rules.add(new Rule(attribute, action, new AtomicInteger(times)));
         return this;
+    }
+
+    /** Forgets the rules that are left. */
+    synchronized void clearRules() {
+        rules.clear();
+        lossRate = 0;
     }
 
     /** Every MAD is lost with this probability (seeded). */
@@ -72,6 +80,10 @@ final class InMemoryMadNetwork implements MadPort.Factory, AutoCloseable {
     }
 
     private synchronized void route(InetAddress from, InetAddress to, byte[] mad) {
+        java.util.function.Consumer<byte[]> t = tap;
+        if (t != null) {
+            t.accept(mad.clone());
+        }
         int attr = (mad[16] & 0xFF) << 8 | mad[17] & 0xFF;
         Action action = null;
         for (Rule r : rules) {
