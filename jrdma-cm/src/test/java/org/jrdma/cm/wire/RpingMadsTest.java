@@ -82,6 +82,14 @@ class RpingMadsTest {
         assertThat(p.sl()).isZero();
         assertThat(p.subnetLocal()).isFalse();
         assertThat(p.localAckTimeout()).isEqualTo(19).isEqualTo(CmDefaults.ackTimeout(15, 18));
+
+        assertThat(ServiceId.portSpace(r.serviceId())).isEqualTo(PortSpace.TCP);
+        assertThat(ServiceId.port(r.serviceId())).isEqualTo(7174);
+        CmaHeader cma = CmaHeader.decode(r.privateData());
+        assertThat(cma.ipVersion()).isEqualTo(4);
+        assertThat(cma.sourcePort()).isEqualTo(0xd468);
+        assertThat(cma.source().getHostAddress()).isEqualTo("10.77.0.3");
+        assertThat(cma.destination().getHostAddress()).isEqualTo("10.77.0.2");
     }
 
     @Test
