@@ -12,9 +12,9 @@ import org.jrdma.verbs.VerbsException;
 /** The connecting side of RC: REQ out, REP in, the QP to RTR and RTS, RTU out (§7.9). Under the agent's lock. */
 final class ActiveSide {
     /** REQ private data: the IB CM's 92 bytes less the 36-byte cma_hdr (§7.3). */
-    static final int REQ_USER_DATA = 56;
-    static final int REP_PRIVATE_DATA = 196;
-    static final int REJ_PRIVATE_DATA = 148;
+    static final int REQ_USER_DATA = CmaHeader.USER_DATA_SIZE;
+    static final int REP_PRIVATE_DATA = Rep.PRIVATE_DATA_SIZE;
+    static final int REJ_PRIVATE_DATA = Rej.PRIVATE_DATA_SIZE;
 
     private ActiveSide() {
     }
@@ -31,7 +31,7 @@ final class ActiveSide {
         c.flowControl = p.flowControl();
         c.srq = qp != null ? c.id.qpUsesSrq() : p.srq();
         c.mtu = c.agent.activeMtu();
-        c.ackTimeout = CmQp.ackTimeout(attr.localCaAckDelay(), CmQp.PACKET_LIFETIME);
+        c.ackTimeout = CmQp.ackTimeout(attr.localCaAckDelay());
         int qpn = qp != null ? qp.qpNum() : p.qpNum();
         int transport = qp != null && qp.qpType() == org.jrdma.verbs.QpType.UC ? 1 : 0;
         byte[] req = CmMessages.req(c, serviceId, cma, p.privateData(), qpn, transport, c.options().maxRetries());
@@ -65,7 +65,7 @@ final class ActiveSide {
         c.initiatorDepth = Math.min(c.initiatorDepth, rep.responderResources());
         c.responderResources = Math.min(c.responderResources, rep.initiatorDepth());
         c.rnrRetryCount = rep.rnrRetryCount();
-        c.ackTimeout = CmQp.ackTimeout(rep.targetAckDelay(), CmQp.PACKET_LIFETIME);
+        c.ackTimeout = CmQp.ackTimeout(rep.targetAckDelay());
         byte[] data = CmMessages.padded(rep.privateData(), REP_PRIVATE_DATA);
         ConnParam peer = new ConnParam(null, rep.initiatorDepth(), rep.responderResources(), c.retryCount,
                 rep.rnrRetryCount(), rep.endToEndFlowControl(), rep.srq(), rep.localQpn());
@@ -80,7 +80,7 @@ final class ActiveSide {
             CmQp.toRts(qp, c);
         } catch (VerbsException e) {
             // cma_rep_recv failing: REJ the REP and tell the user CONNECT_ERROR
-            c.send(CmMessages.rej(c.tid, c.localCommId, c.remoteCommId, CmMessages.REJ_REP,
+            c.send(CmMessages.rej(c.tid, c.localCommId, c.remoteCommId, Rej.REJECTED_REP,
                     RejectReason.CONSUMER_DEFINED.code(), new byte[0]));
             c.toIdle();
             c.emit(CmEventType.CONNECT_ERROR, -e.errno().value(), null, null, null);

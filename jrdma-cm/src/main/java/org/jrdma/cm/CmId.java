@@ -279,8 +279,12 @@ public final class CmId implements AutoCloseable {
         return qp;
     }
 
-    /** rdma_destroy_qp. */
+    /** rdma_destroy_qp; also destroys the address handles the id made on the QP's PD (UD). */
     public void destroyQp() {
+        synchronized (ahs) {
+            ahs.forEach(AddressHandle::close);
+            ahs.clear();
+        }
         QueuePair q = qp;
         if (q != null) {
             qp = null;
@@ -521,10 +525,6 @@ public final class CmId implements AutoCloseable {
             } finally {
                 a.unlock();
             }
-        }
-        synchronized (ahs) {
-            ahs.forEach(AddressHandle::close);
-            ahs.clear();
         }
         destroyQp();
         CmRegistry.unbind(this);

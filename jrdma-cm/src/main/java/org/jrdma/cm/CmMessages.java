@@ -1,6 +1,7 @@
 package org.jrdma.cm;
 
 import org.jrdma.cm.wire.CmCodec;
+import org.jrdma.cm.wire.CmDefaults;
 import org.jrdma.cm.wire.CmaHeader;
 import org.jrdma.cm.wire.Dreq;
 import org.jrdma.cm.wire.Drep;
@@ -18,15 +19,9 @@ import org.jrdma.verbs.Gid;
  * The one place that knows the codec's record layouts.
  */
 final class CmMessages {
-    /** CMA_CM_RESPONSE_TIMEOUT (§7.8). */
-    static final int CM_RESPONSE_TIMEOUT = 20;
     static final int PKEY = 0xFFFF;
     /** The permissive LID RoCEv2 puts in a REQ when the hop limit is above 1 (§7.8). */
     static final int PERMISSIVE_LID = 0xFFFF;
-    /** REJ "message rejected": REQ, REP, other. */
-    static final int REJ_REQ = 0;
-    static final int REJ_REP = 1;
-    static final int REJ_OTHER = 2;
     /** SIDR_REP statuses (K-cm ib_cm_sidr_status). */
     static final int SIDR_SUCCESS = 0;
     static final int SIDR_UNSUPPORTED = 1;
@@ -40,7 +35,7 @@ final class CmMessages {
         PathInfo primary = new PathInfo(PERMISSIVE_LID, PERMISSIVE_LID, a.gid().toBytes(), Gid.of(c.peer).toBytes(), 0, 0, 0,
                 CmQp.HOP_LIMIT, 0, false, c.ackTimeout);
         Req req = new Req(c.localCommId, 0, serviceId, a.deviceAttr().nodeGuid(), 0, qpn, c.responderResources, 0,
-                c.initiatorDepth, 0, CM_RESPONSE_TIMEOUT, transportType, c.flowControl, c.seq, CM_RESPONSE_TIMEOUT,
+                c.initiatorDepth, 0, CmDefaults.CM_RESPONSE_TIMEOUT, transportType, c.flowControl, c.seq, CmDefaults.CM_RESPONSE_TIMEOUT,
                 c.retryCount, PKEY, c.mtu.value(), false, c.rnrRetryCount, maxCmRetries, c.srq, 0, primary, PathInfo.NONE,
                 false, cma.withUserData(userData));
         return CmCodec.encode(c.tid, req);

@@ -1,5 +1,6 @@
 package org.jrdma.cm;
 
+import org.jrdma.cm.wire.CmDefaults;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Gid;
@@ -12,8 +13,6 @@ import org.jrdma.verbs.QueuePair;
 final class CmQp {
     /** RDMA_UDP_QKEY: the Q_Key rdma_cm gives UD QPs of port space UDP. */
     static final int UDP_QKEY = 0x01234567;
-    /** CMA_IBOE_PACKET_LIFETIME (§7.2). */
-    static final int PACKET_LIFETIME = 16;
     static final int HOP_LIMIT = 64;
 
     private CmQp() {
@@ -76,17 +75,8 @@ final class CmQp {
         return ah;
     }
 
-    /**
-     * cm_ack_timeout (K-cm): the local ACK timeout from the CA's ACK delay and the packet
-     * lifetime — with rxe's delay 15 and lifetime 16 that is 17 (≈ 537 ms).
-     */
-    static int ackTimeout(int caAckDelay, int packetLifeTime) {
-        int t = packetLifeTime + 1;
-        if (t >= caAckDelay) {
-            t += caAckDelay >= t - 1 ? 1 : 0;
-        } else {
-            t = caAckDelay + (t >= caAckDelay - 1 ? 1 : 0);
-        }
-        return Math.min(31, t);
+    /** cm_ack_timeout for rdma_cm's packet lifetime on RoCE: with rxe's ACK delay 15 that is 17 (≈ 537 ms). */
+    static int ackTimeout(int caAckDelay) {
+        return CmDefaults.ackTimeout(caAckDelay, CmDefaults.PACKET_LIFETIME);
     }
 }

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import org.jrdma.cm.wire.CmFormatException;
 import org.jrdma.cm.wire.CmaHeader;
 import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.cm.wire.Rej;
 import org.jrdma.cm.wire.Req;
 import org.jrdma.cm.wire.RejectReason;
 import org.jrdma.cm.wire.Rtu;
@@ -38,7 +39,7 @@ final class PassiveSide {
         if (listener == null) {
             // no one listens: REJ "invalid service ID" with local comm ID 0 (§7.9, §7.10)
             a.counters().add("rejected_no_listener");
-            a.send(src, CmMessages.rej(tid, 0, req.localCommId(), CmMessages.REJ_REQ, RejectReason.INVALID_SERVICE_ID.code(), new byte[0]));
+            a.send(src, CmMessages.rej(tid, 0, req.localCommId(), Rej.REJECTED_REQ, RejectReason.INVALID_SERVICE_ID.code(), new byte[0]));
             return;
         }
         if (!listener.reserveBacklog()) {
@@ -123,9 +124,9 @@ final class PassiveSide {
     static void reject(CmConn c, byte[] data) {
         int reason = RejectReason.CONSUMER_DEFINED.code();
         if (c.state == CmState.REQ_RCVD) {
-            c.send(CmMessages.rej(c.tid, 0, c.remoteCommId, CmMessages.REJ_REQ, reason, data));
+            c.send(CmMessages.rej(c.tid, 0, c.remoteCommId, Rej.REJECTED_REQ, reason, data));
         } else {
-            c.send(CmMessages.rej(c.tid, c.localCommId, c.remoteCommId, CmMessages.REJ_REP, reason, data));
+            c.send(CmMessages.rej(c.tid, c.localCommId, c.remoteCommId, Rej.REJECTED_REP, reason, data));
         }
         c.toIdle();
     }

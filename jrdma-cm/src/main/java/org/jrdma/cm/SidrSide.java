@@ -20,8 +20,9 @@ import org.jrdma.verbs.QueuePair;
  * address handle, or UNREACHABLE with the SIDR status. Under the agent's lock.
  */
 final class SidrSide {
-    static final int SIDR_REQ_USER_DATA = 216 - 36;
-    static final int SIDR_REP_PRIVATE_DATA = 136;
+    /** rdma_connect's UD limit: the SIDR_REQ's 216 bytes less the cma_hdr (§7.3). */
+    static final int SIDR_REQ_USER_DATA = SidrReq.PRIVATE_DATA_SIZE - CmaHeader.SIZE;
+    static final int SIDR_REP_PRIVATE_DATA = SidrRep.PRIVATE_DATA_SIZE;
 
     private SidrSide() {
     }
@@ -91,7 +92,7 @@ final class SidrSide {
         a.rememberPassive(c, key);
         c.state = CmState.SIDR_REQ_RCVD;
         AhAttr av = CmQp.addressVector(Gid.of(src));
-        id.emit(CmEventType.CONNECT_REQUEST, 0, CmMessages.padded(CmaHeader.userData(req.privateData()), SIDR_REQ_USER_DATA),
+        id.emit(CmEventType.CONNECT_REQUEST, 0, java.util.Arrays.copyOfRange(req.privateData(), CmaHeader.SIZE, SidrReq.PRIVATE_DATA_SIZE),
                 null, new UdParam(av, null, 0, 0), listener);
     }
 

@@ -1,5 +1,6 @@
 package org.jrdma.cm;
 
+import org.jrdma.cm.wire.Rej;
 import org.jrdma.cm.wire.RejectReason;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.VerbsException;
@@ -18,10 +19,10 @@ final class Teardown {
         int consumer = RejectReason.CONSUMER_DEFINED.code();
         try {
             switch (c.state) {
-                case REQ_SENT -> c.send(CmMessages.rej(c.tid, c.localCommId, 0, CmMessages.REJ_OTHER, RejectReason.TIMEOUT.code(), new byte[0]));
-                case REQ_RCVD -> c.send(CmMessages.rej(c.tid, 0, c.remoteCommId, CmMessages.REJ_REQ, consumer, new byte[0]));
+                case REQ_SENT -> c.send(CmMessages.rej(c.tid, c.localCommId, 0, Rej.REJECTED_OTHER, RejectReason.TIMEOUT.code(), new byte[0]));
+                case REQ_RCVD -> c.send(CmMessages.rej(c.tid, 0, c.remoteCommId, Rej.REJECTED_REQ, consumer, new byte[0]));
                 case REP_SENT, REP_RCVD -> c.send(CmMessages.rej(c.tid, c.localCommId, c.remoteCommId,
-                        c.state == CmState.REP_RCVD ? CmMessages.REJ_REP : CmMessages.REJ_OTHER, consumer, new byte[0]));
+                        c.state == CmState.REP_RCVD ? Rej.REJECTED_REP : Rej.REJECTED_OTHER, consumer, new byte[0]));
                 case ESTABLISHED -> {
                     if (qp != null) {
                         CmQp.toError(qp);

@@ -343,6 +343,66 @@ abstract class CmFlowsSuite {
     }
 
     @Test
+    void udResolvesTheServiceAndADatagramGoesThroughTheEventsAddressHandle() {
+        CmId listener = track(Cm.listener(server, serverDevice, PortSpace.UDP, 8));
+        CmId c = track(Cm.resolved(client, clientDevice, listener, PortSpace.UDP));
+        Cm.Endpoint cep = track(new Cm.Endpoint(c, QpType.UD));
+        assertThat(cep.qp.state()).isEqualTo(QpState.RTS);
+        c.connect(ConnParam.withPrivateData("ud?".getBytes(StandardCharsets.US_ASCII)));
+        CmEvent req = expect(server, CmEventType.CONNECT_REQUEST);
+        assertThat(req.privateData()).hasSize(180).startsWith("ud?".getBytes(StandardCharsets.US_ASCII));
+        assertThat(req.ud().ahAttr().dgid.toInetAddress()).isEqualTo(CmRegistry.address(clientDevice));
+        CmId s = track(req.id());
+        Cm.Endpoint sep = track(new Cm.Endpoint(s, QpType.UD));
+        req.ack();
+        sep.qp.postRecv(new RecvWorkRequest().wrId(3).sg(new Sge(sep.mr.addr(), 40 + 64, sep.mr.lkey())));
+        s.accept(ConnParam.withPrivateData(new byte[] {9}));
+
+        CmEvent est = expect(client, CmEventType.ESTABLISHED);
+        assertThat(est.ud().qpNum()).isEqualTo(sep.qp.qpNum());
+        assertThat(est.ud().qkey()).isEqualTo(0x01234567);
+        assertThat(est.ud().ah()).isNotNull();
+        assertThat(est.privateData()).hasSize(136).startsWith(9);
+        byte[] datagram = "one datagram".getBytes(StandardCharsets.US_ASCII);
+        MemorySegment.copy(datagram, 0, cep.buf, ValueLayout.JAVA_BYTE, 0, datagram.length);
+        cep.qp.postSend(new SendWorkRequest().wrId(4).flags(SendFlags.SIGNALED)
+                .sg(new Sge(cep.mr.addr(), datagram.length, cep.mr.lkey())).ud(est.ud().ah(), est.ud().qpNum(), est.ud().qkey()));
+        est.ack();
+        assertThat(cep.poll().status).isEqualTo(WcStatus.SUCCESS);
+        WorkCompletion recv = sep.poll();
+        assertThat(recv.status).isEqualTo(WcStatus.SUCCESS);
+        assertThat(recv.byteLen).isEqualTo(40 + datagram.length);
+        assertThat(sep.buf.asSlice(40, datagram.length).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(datagram);
+        assertThat(server.poll()).isNull(); // no ESTABLISHED on the passive side of UD
+    }
+
+    @Test
+    void udRejectAndUdWithoutListenerAreUnreachableWithTheSidrStatus() {
+        CmId listener = track(Cm.listener(server, serverDevice, PortSpace.UDP, 8));
+        CmId c = track(Cm.resolved(client, clientDevice, listener, PortSpace.UDP));
+        track(new Cm.Endpoint(c, QpType.UD));
+        c.connect(null);
+        CmEvent req = expect(server, CmEventType.CONNECT_REQUEST);
+        CmId s = track(req.id());
+        req.ack();
+        s.reject(new byte[] {5});
+        CmEvent e = expect(client, CmEventType.UNREACHABLE);
+        assertThat(e.status()).isEqualTo(2); // IB_SIDR_REJECT
+        assertThat(e.privateData()).hasSize(136).startsWith(5);
+        e.ack();
+
+        CmId lonely = track(CmId.create(client, PortSpace.UDP, null));
+        lonely.resolveAddr(null, new InetSocketAddress(listener.localAddress().getAddress(), listener.port() == 65535 ? 1 : listener.port() + 1), Cm.WAIT);
+        ack(client, CmEventType.ADDR_RESOLVED);
+        lonely.resolveRoute(Cm.WAIT);
+        ack(client, CmEventType.ROUTE_RESOLVED);
+        lonely.connect(ConnParam.defaults().qpNum(0x777));
+        CmEvent none = expect(client, CmEventType.UNREACHABLE);
+        assertThat(none.status()).isEqualTo(1); // IB_SIDR_UNSUPPORTED: no such service
+        none.ack();
+    }
+
+    @Test
     void anUnackedEventHoldsCloseUntilItsDeadline() {
         CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 8));
         CmId c = CmId.create(client, PortSpace.TCP, null);
