@@ -149,8 +149,4 @@ final class CmConn {
     void emit(CmEventType type, int status, byte[] privateData, ConnParam param, UdParam ud) {
         id.emit(type, status, privateData, param, ud, null);
     }
-
-    boolean timerArmed() {
-        return timer != null;
-    }
 }

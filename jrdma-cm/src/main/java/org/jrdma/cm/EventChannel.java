@@ -2,7 +2,6 @@ package org.jrdma.cm;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -89,20 +88,6 @@ public final class EventChannel implements AutoCloseable {
         try {
             queue.add(e);
             arrived.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Waits until the queue holds an event, with a deadline (for a caller that polls). */
-    boolean awaitNonEmpty(long timeout, TimeUnit unit) throws InterruptedException {
-        long left = unit.toNanos(timeout);
-        lock.lock();
-        try {
-            while (queue.isEmpty() && left > 0 && !closed) {
-                left = arrived.awaitNanos(left);
-            }
-            return !queue.isEmpty();
         } finally {
             lock.unlock();
         }

@@ -30,81 +30,11 @@ import org.jrdma.verbs.WrOpcode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 /**
  * The CM's flows over some MAD transport between two soft devices: subclasses say which
  * (in memory, or the soft provider's GSI QP).
  */
-abstract class CmFlowsSuite {
-    protected Device serverDevice;
-    protected Device clientDevice;
-    protected EventChannel server;
-    protected EventChannel client;
-    protected final List<AutoCloseable> cleanup = new ArrayList<>();
-
-    /** The options both channels use (devices, transport, fast timers). */
-    protected abstract CmOptions options();
-
-    @BeforeEach
-    void channels() {
-        server = EventChannel.create(options());
-        client = EventChannel.create(options());
-    }
-
-    /** Closes what the test made, newest first, while acking whatever events the teardown still produces. */
-    @AfterEach
-    void closeAll() throws Exception {
-        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread drainer = Thread.ofVirtual().start(() -> {
-            while (!done.get()) {
-                for (EventChannel ch : List.of(server, client)) {
-                    try {
-                        ch.getEvent(Duration.ofMillis(20)).ack();
-                    } catch (CmException | IllegalStateException ignored) {
-                        // nothing queued (or acked already)
-                    }
-                }
-            }
-        });
-        Exception first = null;
-        try {
-            for (int i = cleanup.size() - 1; i >= 0; i--) {
-                try {
-                    cleanup.get(i).close();
-                } catch (Exception e) {
-                    first = first == null ? e : first;
-                }
-            }
-        } finally {
-            cleanup.clear();
-            done.set(true);
-            drainer.join();
-            server.close();
-            client.close();
-        }
-        if (first != null) {
-            throw first;
-        }
-    }
-
-    protected <T extends AutoCloseable> T track(T t) {
-        cleanup.add(t);
-        return t;
-    }
-
-    /** The server side of one connection: its id, endpoint and CONNECT_REQUEST event. */
-    protected record Accepted(CmId id, Cm.Endpoint ep, CmEvent request) {
-    }
-
-    protected Accepted takeRequest(CmId listener) {
-        CmEvent req = expect(server, CmEventType.CONNECT_REQUEST);
-        assertThat(req.listenId()).isSameAs(listener);
-        CmId id = track(req.id());
-        Cm.Endpoint ep = track(new Cm.Endpoint(id, QpType.RC));
-        req.ack();
-        return new Accepted(id, ep, req);
-    }
-
+abstract class CmFlowsSuite extends CmFixture {
     @Test
     void connectAcceptThenASendAndAnRdmaWriteMoveOverTheConnectedQps() {
         CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 8));
@@ -149,22 +79,6 @@ abstract class CmFlowsSuite {
         assertThat(recv.byteLen).isEqualTo(sent.length);
         assertThat(s.ep().buf.asSlice(0, sent.length).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(sent);
         assertThat(s.ep().buf.asSlice(2048, written.length).toArray(ValueLayout.JAVA_BYTE)).isEqualTo(written);
-    }
-
-    /** Connects a client id with an endpoint to a fresh listener; both ESTABLISHED events acked. */
-    protected record Pair(CmId listener, CmId client, Cm.Endpoint clientEp, Accepted server) {
-    }
-
-    protected Pair connected() {
-        CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 8));
-        CmId c = track(Cm.resolved(client, clientDevice, listener, PortSpace.TCP));
-        Cm.Endpoint cep = track(new Cm.Endpoint(c, QpType.RC));
-        c.connect(null);
-        Accepted s = takeRequest(listener);
-        s.id().accept(null);
-        ack(client, CmEventType.ESTABLISHED);
-        ack(server, CmEventType.ESTABLISHED);
-        return new Pair(listener, c, cep, s);
     }
 
     @Test

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestInstance;
  * REQ's contents, and a forged DREQ.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class InMemoryLossTest extends CmFlowsSuite {
+class InMemoryLossTest extends CmFixture {
     private InMemoryMadNetwork network;
     private CmOptions options;
     private Device thirdDevice;
@@ -63,21 +63,6 @@ class InMemoryLossTest extends CmFlowsSuite {
     @Override
     protected CmOptions options() {
         return options;
-    }
-
-    /** After the test's events, nothing more comes: no repeated ESTABLISHED or DISCONNECTED. */
-    private void quiet() {
-        assertThat(server.poll()).isNull();
-        assertThat(client.poll()).isNull();
-    }
-
-    private void disconnectBoth(Pair p) {
-        p.client().disconnect();
-        ack(server, CmEventType.DISCONNECTED);
-        p.server().id().disconnect();
-        ack(client, CmEventType.DISCONNECTED);
-        ack(client, CmEventType.TIMEWAIT_EXIT);
-        ack(server, CmEventType.TIMEWAIT_EXIT);
     }
 
     @Test
