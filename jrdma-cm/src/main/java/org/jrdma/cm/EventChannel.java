@@ -61,6 +61,27 @@ public final class EventChannel implements AutoCloseable {
         return e;
     }
 
+    /**
+     * The blocking style of librdmacm's synchronous mode: the next event, which must be of
+     * {@code expected}; it is returned un-acked. Any other event is acked and turned into a
+     * CmException that names it — REJECTED as CONNECTION_REFUSED (with the reject reason),
+     * UNREACHABLE as TIMED_OUT, the rest as INVALID_ARGUMENT; no event by the deadline is
+     * TIMED_OUT.
+     */
+    public CmEvent getEvent(CmEventType expected, Duration timeout) {
+        CmEvent e = getEvent(timeout);
+        if (e.type() == expected) {
+            return e;
+        }
+        e.ack();
+        CmError kind = switch (e.type()) {
+            case REJECTED -> CmError.CONNECTION_REFUSED;
+            case UNREACHABLE, ADDR_ERROR, ROUTE_ERROR -> CmError.TIMED_OUT;
+            default -> CmError.INVALID_ARGUMENT;
+        };
+        throw new CmException(kind, "expected " + expected + ", got " + e.type() + " (status " + e.status() + ")");
+    }
+
     /** The next event if one is queued, else null; never blocks. */
     public CmEvent poll() {
         CmEvent e;

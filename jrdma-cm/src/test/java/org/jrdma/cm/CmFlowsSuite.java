@@ -317,6 +317,25 @@ abstract class CmFlowsSuite extends CmFixture {
     }
 
     @Test
+    void theBlockingStyleTurnsAnUnexpectedEventIntoATypedError() {
+        CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 8));
+        CmId c = track(CmId.create(client, PortSpace.TCP, null));
+        c.resolveAddr(null, listener.localAddress(), Cm.WAIT);
+        client.getEvent(CmEventType.ADDR_RESOLVED, Cm.WAIT).ack();
+        c.resolveRoute(Cm.WAIT);
+        client.getEvent(CmEventType.ROUTE_RESOLVED, Cm.WAIT).ack();
+        track(new Cm.Endpoint(c, QpType.RC));
+        c.connect(null);
+        CmEvent req = server.getEvent(CmEventType.CONNECT_REQUEST, Cm.WAIT);
+        CmId s = track(req.id());
+        req.ack();
+        s.reject(null);
+        assertThatThrownBy(() -> client.getEvent(CmEventType.ESTABLISHED, Cm.WAIT)).isInstanceOf(CmException.class)
+                .hasMessageContaining("got REJECTED (status 28)")
+                .extracting(e -> ((CmException) e).error()).isEqualTo(CmError.CONNECTION_REFUSED);
+    }
+
+    @Test
     void anUnackedEventHoldsCloseUntilItsDeadline() {
         CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 8));
         CmId c = CmId.create(client, PortSpace.TCP, null);
