@@ -40,14 +40,15 @@ abstract class CmFixture {
     protected EventChannel server;
     protected EventChannel client;
     protected final List<AutoCloseable> cleanup = new ArrayList<>();
+    private final List<EventChannel> channels = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** The options both channels use (devices, transport, fast timers). */
     protected abstract CmOptions options();
 
     @BeforeEach
     void channels() {
-        server = EventChannel.create(options());
-        client = EventChannel.create(options());
+        server = channel(options());
+        client = channel(options());
     }
 
     /** Closes what the test made, newest first, while acking whatever events the teardown still produces. */
@@ -56,7 +57,7 @@ abstract class CmFixture {
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         Thread drainer = Thread.ofVirtual().start(() -> {
             while (!done.get()) {
-                for (EventChannel ch : List.of(server, client)) {
+                for (EventChannel ch : channels) {
                     try {
                         ch.getEvent(Duration.ofMillis(20)).ack();
                     } catch (CmException | IllegalStateException ignored) {
@@ -78,12 +79,19 @@ abstract class CmFixture {
             cleanup.clear();
             done.set(true);
             drainer.join();
-            server.close();
-            client.close();
+            channels.forEach(EventChannel::close);
+            channels.clear();
         }
         if (first != null) {
             throw first;
         }
+    }
+
+    /** Another event channel, drained and closed with the test's teardown. */
+    protected EventChannel channel(CmOptions o) {
+        EventChannel ch = EventChannel.create(o);
+        channels.add(ch);
+        return ch;
     }
 
     protected <T extends AutoCloseable> T track(T t) {

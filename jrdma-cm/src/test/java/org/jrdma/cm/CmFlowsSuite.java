@@ -220,9 +220,10 @@ abstract class CmFlowsSuite extends CmFixture {
     void sixtyFourClientsConnectToOneListenerAtOnce() {
         int n = 64;
         CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 16));
+        EventChannel patient = channel(options().maxRetries(15)); // REQs beyond the backlog are retried
         List<CmId> clients = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            CmId c = track(Cm.resolved(client, clientDevice, listener, PortSpace.TCP));
+            CmId c = track(Cm.resolved(patient, clientDevice, listener, PortSpace.TCP));
             track(new Cm.Endpoint(c, QpType.RC));
             clients.add(c);
         }
@@ -250,7 +251,7 @@ abstract class CmFlowsSuite extends CmFixture {
             e.ack();
         }
         for (int i = 0; i < n; i++) {
-            CmEvent e = client.getEvent(Cm.WAIT);
+            CmEvent e = patient.getEvent(Cm.WAIT);
             assertThat(e.type()).isEqualTo(CmEventType.ESTABLISHED);
             e.ack();
         }
@@ -333,6 +334,43 @@ abstract class CmFlowsSuite extends CmFixture {
         assertThatThrownBy(() -> client.getEvent(CmEventType.ESTABLISHED, Cm.WAIT)).isInstanceOf(CmException.class)
                 .hasMessageContaining("got REJECTED (status 28)")
                 .extracting(e -> ((CmException) e).error()).isEqualTo(CmError.CONNECTION_REFUSED);
+    }
+
+    @Test
+    void requestsBeyondTheBacklogAreDroppedUnansweredAndGetInWhenTheirRetryComes() {
+        CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 2));
+        int n = 5;
+        EventChannel patient = channel(options().maxRetries(15)); // a loaded machine may be slow to take the events
+        List<CmId> clients = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            CmId c = track(Cm.resolved(patient, clientDevice, listener, PortSpace.TCP));
+            track(new Cm.Endpoint(c, QpType.RC));
+            clients.add(c);
+        }
+        long dropped = listener.counters().getOrDefault("dropped_backlog_full", 0L);
+        clients.forEach(c -> c.connect(null));
+        // two CONNECT_REQUESTs wait untaken; the other three REQs are dropped (no REJ) …
+        Cm.await(() -> listener.counters().getOrDefault("dropped_backlog_full", 0L) >= dropped + n - 2, "REQs beyond the backlog dropped");
+        assertThat(patient.poll()).isNull();
+        // … and their retries get in once the events are taken
+        int established = 0;
+        int accepted = 0;
+        while (accepted < n || established < n) {
+            CmEvent e = server.getEvent(Cm.WAIT);
+            if (e.type() == CmEventType.CONNECT_REQUEST) {
+                CmId s = track(e.id());
+                track(new Cm.Endpoint(s, QpType.RC));
+                s.accept(null);
+                accepted++;
+            } else {
+                assertThat(e.type()).isEqualTo(CmEventType.ESTABLISHED);
+                established++;
+            }
+            e.ack();
+        }
+        for (int i = 0; i < n; i++) {
+            ack(patient, CmEventType.ESTABLISHED);
+        }
     }
 
     @Test
