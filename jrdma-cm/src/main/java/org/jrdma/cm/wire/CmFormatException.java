@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * Bytes received from a peer that are not a CM message this codec accepts. The message names the
  * field; {@link #rejectReason()} is the REJ reason IBTA defines for the fault, where there is one
- * (a REQ of another class version: {@link RejectReason#INVALID_CLASS_VERSION}).
+ * (a MAD of another class version: {@link RejectReason#INVALID_CLASS_VERSION}).
  */
 public final class CmFormatException extends Exception {
     private final String field;

@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * Validation shared by the message records, and content-based {@code equals}/{@code hashCode}/
- * {@code toString} for records with byte-array components (a record's own compare arrays by
+ * {@code toString} for records with byte-array components (a record's generated ones compare arrays by
  * identity and print them as {@code [B@…}).
  */
 final class Fields {
