@@ -40,7 +40,8 @@ final class GsiMadPort implements MadPort {
     static final int RING = 256;
     static final int SEND_SLOTS = 64;
     private static final int RECV_BYTES = Grh.BYTES + Mad.SIZE;
-    private static final Duration WAKE = Duration.ofMillis(200);
+    /** How often the idle receive thread looks up (to notice close: a channel with a CQ on it cannot be closed to wake it). */
+    private static final Duration WAKE = Duration.ofMillis(50);
     private static final long SEND_WAIT_NANOS = 1_000_000_000L;
 
     private final Context context;
@@ -205,7 +206,7 @@ final class GsiMadPort implements MadPort {
     public void close() {
         running = false;
         try {
-            thread.join(WAKE.toMillis() * 5);
+            thread.join(WAKE.toMillis() * 20);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
