@@ -14,7 +14,7 @@ public enum CmError {
     TIMED_OUT(110),
     /** The peer refused (ECONNREFUSED). */
     CONNECTION_REFUSED(111),
-    /** Private data longer than the message can carry (EMSGSIZE... librdmacm says EINVAL; the kind says which). */
+    /** Private data longer than the message can carry (librdmacm returns EINVAL for it too). */
     PRIVATE_DATA_TOO_LONG(22),
     /** No device, or the device went away (ENODEV). */
     NO_DEVICE(19),
