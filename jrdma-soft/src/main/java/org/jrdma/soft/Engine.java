@@ -108,12 +108,13 @@ final class Engine {
         return responder.acksHeld();
     }
 
-    private static QpType typeOf(Transport transport) {
-        return switch (transport) {
-            case RC -> QpType.RC;
-            case UC -> QpType.UC;
-            case UD -> QpType.UD;
-            default -> null;
+    /** rxe check_type_state: RC QPs take RC opcodes only, UC QPs UC, UD and GSI QPs UD. */
+    private static boolean accepts(QpType type, Transport transport) {
+        return switch (type) {
+            case RC -> transport == Transport.RC;
+            case UC -> transport == Transport.UC;
+            case UD, GSI -> transport == Transport.UD;
+            default -> false;
         };
     }
 
@@ -166,13 +167,14 @@ final class Engine {
             return;
         }
         Bth bth = packet.bth();
+        // QPN 1 finds the GSI QP only while one exists; without it (and for QPN 0, which is never
+        // created) the packet is dropped like any to an unknown QP (RELIABILITY-SECURITY REL-04).
         SoftQp qp = hca.qp(bth.destQp());
         if (qp == null) {
             hca.drop(DropReason.UNKNOWN_QPN);
             return;
         }
-        // rxe check_type_state: RC QPs take RC opcodes only, UC QPs UC, UD QPs UD.
-        if (qp.qpType() != typeOf(packet.opcode().transport())) {
+        if (!accepts(qp.qpType(), packet.opcode().transport())) {
             hca.drop(DropReason.WRONG_TRANSPORT);
             return;
         }
@@ -188,13 +190,17 @@ final class Engine {
         }
         synchronized (qp) {
             TransportQp t = qp.transport();
-            if (t.type == QpType.UD) {
+            if (t.datagram) {
                 if (!t.state().receives()) {
                     hca.drop(DropReason.BAD_QP_STATE);
                     return;
                 }
                 t.counters.increment(QpCounter.RCVD_PACKETS);
-                udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(), icrc.lastIpFlags(), length);
+                DropReason dropped = udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
+                        icrc.lastIpFlags(), length);
+                if (dropped != DropReason.NONE) {
+                    hca.drop(dropped);
+                }
                 return;
             }
             Operation op = packet.opcode().operation();

@@ -20,6 +20,7 @@ import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.VerbsException;
 
 /**
@@ -307,9 +308,18 @@ public final class SoftHca {
                 throw new VerbsException(Errno.ENOMEM, "create_qp: the device has " + SoftLimits.MAX_QP + " QPs already");
             }
             int qpn;
-            do {
-                qpn = SecureIds.qpn();
-            } while (qpsByNumber.containsKey(qpn));
+            if (init.qpType() == QpType.GSI) {
+                // QP1 is the device's, not a context's: the CM of whichever context made it owns
+                // every CM message to this address until it is destroyed.
+                if (qpsByNumber.containsKey(QpType.GSI_QP_NUM)) {
+                    throw new VerbsException(Errno.EBUSY, "create_qp: the device's GSI QP (QP1) exists already");
+                }
+                qpn = QpType.GSI_QP_NUM;
+            } else {
+                do {
+                    qpn = SecureIds.qpn(); // never 0 or 1
+                } while (qpsByNumber.containsKey(qpn));
+            }
             SoftQp qp = new SoftQp(pd, this, qpn, init);
             qpsByNumber.put(qpn, qp);
             SoftQp[] next = java.util.Arrays.copyOf(qps, qps.length + 1);

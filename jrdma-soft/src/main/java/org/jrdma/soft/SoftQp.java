@@ -23,7 +23,7 @@ import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.spi.QpTransitions;
 
 /**
- * A soft RC queue pair. The verbs side (validation, attributes) lives here; the transport
+ * A soft queue pair (RC, UC, UD, or the GSI QP, which is a UD QP numbered 1). The verbs side (validation, attributes) lives here; the transport
  * state is a {@link TransportQp} that the device engine drives. Both sides synchronize on
  * this object, so a call never observes the engine half-way through a packet.
  */
@@ -41,8 +41,9 @@ public final class SoftQp implements QueuePair {
     private boolean closed;
 
     SoftQp(SoftPd pd, SoftHca hca, int qpn, QpInitAttr init) {
-        if (init.qpType() != QpType.RC && init.qpType() != QpType.UC && init.qpType() != QpType.UD) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "create_qp: " + init.qpType() + " QPs are not supported by the soft provider (RC, UC, UD)");
+        if (init.qpType() != QpType.RC && init.qpType() != QpType.UC && !init.qpType().isDatagram()) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "create_qp: " + init.qpType()
+                    + " QPs are not supported by the soft provider (RC, UC, UD, GSI)");
         }
         if (!(init.sendCq() instanceof SoftCq s) || !(init.recvCq() instanceof SoftCq r)) {
             throw new VerbsException(Errno.EINVAL, "create_qp: send and receive CQs of this device are required");

@@ -36,6 +36,9 @@ class EnumsTest {
         assertThat(WrOpcode.RDMA_WRITE_WITH_IMM.completionOpcode()).isEqualTo(WcOpcode.RDMA_WRITE);
         assertThat(QpState.ERR.value()).isEqualTo(6);
         assertThat(QpType.UD.value()).isEqualTo(4);
+        assertThat(QpType.GSI.value()).as("IB_QPT_GSI").isEqualTo(1);
+        assertThat(QpType.GSI.isDatagram()).isTrue();
+        assertThat(QpType.UC.isDatagram()).isFalse();
         assertThat(QpAttrMask.DEST_QPN.bit()).isEqualTo(1 << 20);
         assertThat(QpAttrMask.MIN_RNR_TIMER.bit()).isEqualTo(1 << 15);
         assertThat(QpAttrMask.RATE_LIMIT.bit()).isEqualTo(1 << 25);

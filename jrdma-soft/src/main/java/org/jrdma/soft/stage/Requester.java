@@ -48,12 +48,12 @@ public final class Requester {
             if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
                 break; // window full: wait for ACKs
             }
-            if (!w.needsResponse() && qp.type != QpType.UD && w.sentPackets >= w.packets) {
+            if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
                 w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
                 qp.sqNext++;
                 continue;
             }
-            if (qp.type == QpType.UD) {
+            if (qp.datagram) {
                 sendDatagram(qp, w);
             } else if (w.needsResponse()) {
                 sendRequestOnly(qp, w);
@@ -70,7 +70,10 @@ public final class Requester {
         return sent;
     }
 
-    /** UD: one SEND_ONLY per WR, to the WR's address and QPN, with a DETH; done once sent. */
+    /**
+     * UD and GSI: one SEND_ONLY per WR, to the WR's address and QPN, with a DETH whose source QP
+     * is this QP's number (1 for the GSI QP); done once sent.
+     */
     private void sendDatagram(TransportQp qp, SendWqe w) {
         int opcode = OpcodeTable.opcodeFor(Transport.UD, Operation.SEND, w.opcode.hasImmediate(), Position.ONLY);
         int psn = qp.reqPsn;
@@ -111,9 +114,9 @@ public final class Requester {
             qp.rdAtomicOutstanding++;
             w.holdsRdAtomicSlot = true;
         }
-        int mtu = qp.type == QpType.UD ? qp.udMtuBytes : qp.mtuBytes();
+        int mtu = qp.datagram ? qp.udMtuBytes : qp.mtuBytes();
         long len = w.length();
-        w.packets = w.isAtomic() || qp.type == QpType.UD ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
+        w.packets = w.isAtomic() || qp.datagram ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
         w.firstPsn = qp.reqPsn;
         w.lastPsn = Psn.add(qp.reqPsn, w.packets - 1);
         w.sentPackets = 0;

@@ -26,6 +26,8 @@ import org.jrdma.verbs.WrOpcode;
 public final class TransportQp {
     public final int qpn;
     public final QpType type;
+    /** UD or GSI: datagrams, one SEND_ONLY packet each with a DETH, no PSN checks, no ACKs. */
+    public final boolean datagram;
     final Object pd;
     final MemoryTable memory;
     final CompletionSink sendCq;
@@ -46,7 +48,10 @@ public final class TransportQp {
     int retryCnt;
     int rnrRetry;
     int minRnrTimer;
-    /** UD: the Q_Key incoming datagrams must carry (and outgoing ones use when the WR's has bit 31 set). */
+    /**
+     * UD/GSI: the Q_Key incoming datagrams must carry (and outgoing ones use when the WR's has bit
+     * 31 set). Controlled (bit 31 set) only on the GSI QP, where it is 0x80010000.
+     */
     int qkey;
     /** UD: datagrams are at most the port's MTU. */
     final int udMtuBytes;
@@ -121,6 +126,7 @@ public final class TransportQp {
         this.lock = lock;
         this.udMtuBytes = udMtuBytes;
         this.type = type;
+        this.datagram = type.isDatagram();
         this.pd = pd;
         this.memory = memory;
         this.sendCq = sendCq;
@@ -435,11 +441,13 @@ public final class TransportQp {
             }
             wr.rkey = w.newRkey;
         }
-        if (type == QpType.UD) {
+        if (datagram) {
             w.udDestination = (UdDestination) wr.ah;
             w.remoteQpn = wr.remoteQpn;
-            // IBA: a Q_Key with the high bit set means "use the QP's own Q_Key".
-            w.remoteQkey = wr.remoteQkey < 0 ? qkey : wr.remoteQkey;
+            // IBA: a remote Q_Key with the high bit set means "use the QP's own Q_Key". Since only
+            // the GSI QP may own a controlled Q_Key (QpTransitions), no other QP can send one:
+            // a user QP cannot forge a CM message with 0x80010000. The GSI QP's own is 0x80010000.
+            w.remoteQkey = org.jrdma.verbs.Qkey.isControlled(wr.remoteQkey) ? qkey : wr.remoteQkey;
         }
         if (inline) {
             copyInline(w, sgl, total);
@@ -486,7 +494,7 @@ public final class TransportQp {
 
     /** What the send queue takes for this QP type, and what each opcode needs (EINVAL otherwise, as rxe). */
     private void checkOpcode(SendWorkRequest wr) {
-        if (type == QpType.UD) {
+        if (datagram) {
             checkUd(wr);
             return;
         }
@@ -526,7 +534,7 @@ public final class TransportQp {
 
     private void checkUd(SendWorkRequest wr) {
         if (wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a UD QP (SEND only)");
+            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a " + type + " QP (SEND only)");
         }
         if (!(wr.ah instanceof UdDestination)) {
             throw new VerbsException(Errno.EINVAL, "post_send: a UD send needs an address handle of this device (create_ah)");

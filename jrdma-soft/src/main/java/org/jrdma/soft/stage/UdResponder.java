@@ -3,12 +3,13 @@ package org.jrdma.soft.stage;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jrdma.soft.wire.DropReason;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 
 /**
- * The receive side of UD (rxe_resp.c for UD QPs): no PSN, no ACK, no RNR — a datagram either
+ * The receive side of UD and of the GSI QP (rxe_resp.c for UD QPs): no PSN, no ACK, no RNR — a datagram either
  * lands in the next posted receive or is dropped and counted (no receive, Q_Key mismatch); one
  * that does not fit its receive completes it with LOC_LEN_ERR. Each receive buffer starts with the 40-byte GRH area: for IPv4, 20 zero
  * bytes then the IPv4 header (ROCEV2-FACTS §3.7); byte_len counts those 40 bytes, src_qp is the
@@ -20,7 +21,7 @@ import org.jrdma.verbs.WcStatus;
  */
 public final class UdResponder {
     /** The GRH area in front of every UD receive buffer. */
-    public static final int GRH_BYTES = 40;
+    public static final int GRH_BYTES = org.jrdma.verbs.Grh.BYTES;
 
     private final ByteBuffer grh = ByteBuffer.allocate(GRH_BYTES).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment grhBytes = MemorySegment.ofBuffer(grh);
@@ -28,19 +29,22 @@ public final class UdResponder {
     /**
      * Delivers one datagram. {@code srcIp}/{@code dstIp} are the IPv4 addresses, {@code ipId}
      * and {@code ipFlags} what the ICRC check recovered, {@code udpLength} the UDP payload size.
+     * Returns why the packet was refused, for the device's drop counters: {@link DropReason#BAD_QKEY}
+     * for a Q_Key violation (on the GSI QP: anything but 0x80010000, rxe check_keys), else NONE —
+     * a datagram that finds no receive is counted on the QP only, as it was a valid packet.
      */
-    public void onDatagram(TransportQp qp, RxPacket pkt, MemorySegment data, int srcIp, int dstIp, int ipId, int ipFlags,
-            int udpLength) {
+    public DropReason onDatagram(TransportQp qp, RxPacket pkt, MemorySegment data, int srcIp, int dstIp, int ipId,
+            int ipFlags, int udpLength) {
         if (!qp.state.receives()) {
-            return;
+            return DropReason.BAD_QP_STATE;
         }
         if (pkt.deth().qkey() != qp.qkey) {
             qp.count(QpCounter.UD_DATAGRAMS_DROPPED); // IBA: a Q_Key violation is silently dropped
-            return;
+            return DropReason.BAD_QKEY;
         }
         if (!qp.takeReceive()) {
             qp.count(QpCounter.UD_DATAGRAMS_DROPPED);
-            return;
+            return DropReason.NONE;
         }
         RecvWqe w = qp.current;
         int payload = pkt.payloadLength();
@@ -48,13 +52,13 @@ public final class UdResponder {
         int imm = withImm ? pkt.immDt().immediate() : 0;
         if (w.postError != null || !w.gather.stillValid()) {
             qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
-            return;
+            return DropReason.NONE;
         }
         if (GRH_BYTES + (long) payload > w.gather.totalLength()) {
             // The datagram does not fit: the receive completes with a local length error and
             // the QP carries on (IBA for UD; rxe drops it without a word).
             qp.completeRecv(WcStatus.LOC_LEN_ERR, 0, false, 0, false);
-            return;
+            return DropReason.NONE;
         }
         writeGrh(srcIp, dstIp, ipId, ipFlags, udpLength);
         w.gather.copyIn(grhBytes, 0, 0, GRH_BYTES);
@@ -63,6 +67,7 @@ public final class UdResponder {
         }
         qp.completeRecv(WcStatus.SUCCESS, GRH_BYTES + payload, withImm, imm, pkt.bth().se(), WcOpcode.RECV,
                 pkt.deth().srcQp());
+        return DropReason.NONE;
     }
 
     private void writeGrh(int srcIp, int dstIp, int ipId, int ipFlags, int udpLength) {

@@ -23,6 +23,7 @@ import static org.jrdma.verbs.QpAttrMask.TIMEOUT;
 import static org.jrdma.verbs.QpAttrMask.of;
 
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.Qkey;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
@@ -33,11 +34,18 @@ import org.jrdma.verbs.VerbsException;
  * requires and allows, per QP type — the kernel's {@code qp_state_table} (ROCEV2-FACTS §3.2–3.3).
  * Every provider checks modify_qp against it before touching the QP, so that a refused call
  * modifies nothing.
+ *
+ * <p>The GSI QP follows UD's rules except at RESET → INIT, where the kernel requires only
+ * PKEY_INDEX and QKEY (the port is the one the QP was created on). PORT is accepted there too,
+ * so that code written for UD works unchanged. Q_Keys are checked here as well, since the rule
+ * is the verbs' own and not a provider's: only the GSI QP may hold a controlled Q_Key (EPERM, as
+ * the kernel answers an unprivileged user), and the GSI QP holds exactly {@link Qkey#QP1}.
  */
 public final class QpTransitions {
     private static final int RC = 0;
     private static final int UC = 1;
     private static final int UD = 2;
+    private static final int GSI = 3;
     private static final int STATES = QpState.values().length;
 
     /** [from][to] → null when illegal, else {required[type], optional[type]}. */
@@ -86,13 +94,21 @@ public final class QpTransitions {
         rule(QpState.SQE, QpState.RTS,
                 new int[] {-1, none, none},
                 new int[] {-1, of(CUR_STATE, ACCESS_FLAGS), of(CUR_STATE, QKEY)});
+        // K-verbs: IB_QPT_GSI needs only PKEY_INDEX and QKEY here; PORT stays acceptable (see above).
+        TABLE[QpState.RESET.ordinal()][QpState.INIT.ordinal()][0][GSI] = of(PKEY_INDEX, QKEY);
+        TABLE[QpState.RESET.ordinal()][QpState.INIT.ordinal()][1][GSI] = of(PORT);
     }
 
     private QpTransitions() {
     }
 
+    /** {@code required} and {@code optional} per RC, UC, UD; the GSI QP starts with UD's. */
     private static void rule(QpState from, QpState to, int[] required, int[] optional) {
-        TABLE[from.ordinal()][to.ordinal()] = new int[][] {required, optional};
+        TABLE[from.ordinal()][to.ordinal()] = new int[][] {withGsi(required), withGsi(optional)};
+    }
+
+    private static int[] withGsi(int[] rcUcUd) {
+        return new int[] {rcUcUd[RC], rcUcUd[UC], rcUcUd[UD], rcUcUd[UD]};
     }
 
     private static int typeIndex(QpType type) {
@@ -100,6 +116,7 @@ public final class QpTransitions {
             case RC -> RC;
             case UC -> UC;
             case UD -> UD;
+            case GSI -> GSI;
             default -> throw new VerbsException(Errno.EOPNOTSUPP, "modify_qp: QP type " + type + " is not supported");
         };
     }
@@ -155,7 +172,29 @@ public final class QpTransitions {
                     + (Integer.bitCount(unexpected) > 1 ? "s " : " ") + org.jrdma.verbs.QpAttrMask.names(unexpected));
         }
         checkValues(what, attr, mask);
+        checkQkey(what, type, attr, mask);
         return target;
+    }
+
+    /**
+     * The GSI QP's Q_Key must be {@link Qkey#QP1}: the kernel sets that value itself when it
+     * brings QP1 up, and we ask the caller to say it rather than silently override another one
+     * (a CM that passes anything else has a bug). Any other QP is refused a controlled Q_Key
+     * with EPERM, so that it cannot send or receive CM traffic.
+     */
+    private static void checkQkey(String what, QpType type, QpAttr attr, int mask) {
+        if (!QKEY.in(mask)) {
+            return;
+        }
+        int qkey = attr.qkey();
+        if (type == QpType.GSI && qkey != Qkey.QP1) {
+            throw new VerbsException(Errno.EINVAL, what + ": the GSI QP's Q_Key is " + Qkey.hex(Qkey.QP1)
+                    + " (IB_QP1_QKEY), not " + Qkey.hex(qkey));
+        }
+        if (type != QpType.GSI && Qkey.isControlled(qkey)) {
+            throw new VerbsException(Errno.EPERM, what + ": Q_Key " + Qkey.hex(qkey)
+                    + " is a controlled Q_Key (high-order bit set): only the GSI QP may use it");
+        }
     }
 
     /** Range checks every provider shares; a provider adds its own (device limits, GIDs). */

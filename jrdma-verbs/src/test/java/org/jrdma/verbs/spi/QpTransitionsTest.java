@@ -7,6 +7,7 @@ import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.Qkey;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpAttrMask;
 import org.jrdma.verbs.QpState;
@@ -66,5 +67,48 @@ class QpTransitionsTest {
     void withoutStateTheTargetIsTheCurrentState() {
         QpAttr a = new QpAttr().minRnrTimer(3);
         assertThat(QpTransitions.check(QpType.RC, QpState.RTS, a, a.mask())).isEqualTo(QpState.RTS);
+    }
+
+    @Test
+    void theGsiQpFollowsUdButNeedsNoPortAtInit() {
+        assertThat(QpTransitions.required(QpType.GSI, QpState.RESET, QpState.INIT))
+                .isEqualTo(QpAttrMask.of(QpAttrMask.PKEY_INDEX, QpAttrMask.QKEY));
+        assertThat(QpTransitions.optional(QpType.GSI, QpState.RESET, QpState.INIT)).isEqualTo(QpAttrMask.PORT.bit());
+        QpState[] states = {QpState.RESET, QpState.INIT, QpState.RTR, QpState.RTS, QpState.SQD, QpState.SQE, QpState.ERR};
+        for (QpState from : states) {
+            for (QpState to : states) {
+                assertThat(QpTransitions.isLegal(QpType.GSI, from, to)).as("%s→%s", from, to)
+                        .isEqualTo(QpTransitions.isLegal(QpType.UD, from, to));
+                if (QpTransitions.isLegal(QpType.UD, from, to) && !(from == QpState.RESET && to == QpState.INIT)) {
+                    assertThat(QpTransitions.required(QpType.GSI, from, to)).isEqualTo(QpTransitions.required(QpType.UD, from, to));
+                    assertThat(QpTransitions.optional(QpType.GSI, from, to)).isEqualTo(QpTransitions.optional(QpType.UD, from, to));
+                }
+            }
+        }
+        QpAttr kernelStyle = new QpAttr().state(QpState.INIT).pkeyIndex(0).qkey(Qkey.QP1);
+        assertThat(QpTransitions.check(QpType.GSI, QpState.RESET, kernelStyle, kernelStyle.mask())).isEqualTo(QpState.INIT);
+        QpAttr udStyle = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(Qkey.QP1);
+        assertThat(QpTransitions.check(QpType.GSI, QpState.RESET, udStyle, udStyle.mask())).isEqualTo(QpState.INIT);
+    }
+
+    @Test
+    void onlyTheGsiQpHoldsAControlledQkeyAndItHoldsQp1s() {
+        for (QpState from : new QpState[] {QpState.RESET, QpState.INIT}) {
+            QpAttr controlled = new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(Qkey.QP1);
+            assertThatThrownBy(() -> QpTransitions.check(QpType.UD, from, controlled, controlled.mask()))
+                    .isInstanceOfSatisfying(VerbsException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EPERM))
+                    .hasMessageContaining("Q_Key 0x80010000 is a controlled Q_Key (high-order bit set): "
+                            + "only the GSI QP may use it");
+        }
+        QpAttr atRts = new QpAttr().qkey(0x80000001);
+        assertThatThrownBy(() -> QpTransitions.check(QpType.UD, QpState.RTS, atRts, atRts.mask()))
+                .isInstanceOfSatisfying(VerbsException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EPERM));
+        QpAttr plain = new QpAttr().qkey(0x7FFFFFFF);
+        assertThat(QpTransitions.check(QpType.UD, QpState.RTS, plain, plain.mask())).isEqualTo(QpState.RTS);
+
+        QpAttr other = new QpAttr().state(QpState.INIT).pkeyIndex(0).qkey(0x11111111);
+        assertThatThrownBy(() -> QpTransitions.check(QpType.GSI, QpState.RESET, other, other.mask()))
+                .isInstanceOfSatisfying(VerbsException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EINVAL))
+                .hasMessageContaining("the GSI QP's Q_Key is 0x80010000");
     }
 }

@@ -1,0 +1,80 @@
+package org.jrdma.cm;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code struct rdma_cm_event}. Every event must be acked ({@link #ack()}); closing its id
+ * waits until it is.
+ *
+ * <p>{@code status}: 0, or a negative errno ({@code -110} ETIMEDOUT for UNREACHABLE and for a
+ * DISCONNECTED whose DREQ went unanswered), or for REJECTED the IB CM reject reason (§7.10),
+ * or for a failed UD resolution the SIDR status — as rdma_cm reports them.
+ * {@code privateData} is the whole private-data area the message carries, zero filled (56
+ * bytes for a REQ, 196 for a REP, 148 for a REJ, 180 for a SIDR_REQ, 136 for a SIDR_REP), or
+ * null when the event carries none.
+ */
+public final class CmEvent {
+    private final CmEventType type;
+    private final CmId id;
+    private final CmId listenId;
+    private final int status;
+    private final byte[] privateData;
+    private final ConnParam param;
+    private final UdParam ud;
+    private final AtomicBoolean acked = new AtomicBoolean();
+
+    CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, ConnParam param, UdParam ud) {
+        this.type = type;
+        this.id = id;
+        this.listenId = listenId;
+        this.status = status;
+        this.privateData = privateData;
+        this.param = param;
+        this.ud = ud;
+    }
+
+    public CmEventType type() {
+        return type;
+    }
+
+    /** The id the event is about; for CONNECT_REQUEST the new id of the connection. */
+    public CmId id() {
+        return id;
+    }
+
+    /** The listening id, for CONNECT_REQUEST; null otherwise. */
+    public CmId listenId() {
+        return listenId;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public byte[] privateData() {
+        return privateData == null ? null : privateData.clone();
+    }
+
+    /** The peer's connection parameters (CONNECT_REQUEST, CONNECT_RESPONSE, ESTABLISHED on the active side), or null. */
+    public ConnParam param() {
+        return param;
+    }
+
+    /** For a UD id: the peer's address, QPN and Q_Key (ESTABLISHED after SIDR_REP; CONNECT_REQUEST: the requester's address). */
+    public UdParam ud() {
+        return ud;
+    }
+
+    /** rdma_ack_cm_event. Acking twice is a mistake and says so. */
+    public void ack() {
+        if (!acked.compareAndSet(false, true)) {
+            throw new IllegalStateException(type + " event acked twice");
+        }
+        id.eventAcked();
+    }
+
+    @Override
+    public String toString() {
+        return type + (status != 0 ? " status " + status : "") + (privateData != null ? " private data " + privateData.length + " B" : "");
+    }
+}

@@ -1,0 +1,621 @@
+package org.jrdma.cm;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jrdma.cm.wire.CmaHeader;
+import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.cm.wire.ServiceId;
+import org.jrdma.verbs.AddressHandle;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QueuePair;
+import org.jrdma.verbs.VerbsException;
+
+/**
+ * {@code struct rdma_cm_id}: one endpoint of a connection (or a listener), in port space TCP
+ * (RC, through REQ/REP/RTU) or UDP (UD, through SIDR_REQ/SIDR_REP). Results arrive as events
+ * on its {@link EventChannel}, in rdma_cm's order:
+ *
+ * <pre>{@code
+ * active:  resolveAddr → ADDR_RESOLVED, resolveRoute → ROUTE_RESOLVED, createQp, connect →
+ *          ESTABLISHED | REJECTED | UNREACHABLE | CONNECT_RESPONSE (no QP), … DISCONNECTED, TIMEWAIT_EXIT
+ * passive: bindAddr, listen → CONNECT_REQUEST (a new id; listenId set); on it createQp, accept →
+ *          ESTABLISHED (on the RTU), … DISCONNECTED, TIMEWAIT_EXIT
+ * }</pre>
+ *
+ * The CM moves an attached QP through its states: INIT at {@link #createQp}, RTR and RTS when
+ * the REP arrives (active) or before the REP leaves (passive), ERR at {@link #disconnect}.
+ */
+public final class CmId implements AutoCloseable {
+    /** Backlog used for a non-positive or too large {@link #listen} backlog (ucma's max_backlog). */
+    public static final int MAX_BACKLOG = 1024;
+    static final int ACCEPT_RC_DATA = 196;
+    static final int ACCEPT_UD_DATA = SidrSide.SIDR_REP_PRIVATE_DATA;
+    static final int REJECT_DATA = ActiveSide.REJ_PRIVATE_DATA;
+
+    private final EventChannel channel;
+    private final PortSpace portSpace;
+    private final Object context;
+    private final AtomicInteger pendingRequests = new AtomicInteger();
+    private final List<CmAgent> listenAgents = new ArrayList<>();
+    private final List<AddressHandle> ahs = new ArrayList<>();
+    private volatile boolean listening;
+    private volatile CmAgent agent;
+    private volatile CmConn conn;
+    private volatile QueuePair qp;
+    private boolean qpUsesSrq;
+    private boolean bound;
+    private InetSocketAddress local;
+    private InetSocketAddress peer;
+    private boolean addrResolved;
+    private boolean routeResolved;
+    private int backlog;
+    private int unacked;
+    private boolean closed;
+
+    private CmId(EventChannel channel, PortSpace portSpace, Object context) {
+        this.channel = channel;
+        this.portSpace = portSpace;
+        this.context = context;
+    }
+
+    /** rdma_create_id: an id in port space TCP (RC or UC QPs) or UDP (UD QPs) whose events go to {@code channel}. */
+    public static CmId create(EventChannel channel, PortSpace portSpace, Object context) {
+        Objects.requireNonNull(channel, "channel");
+        if (portSpace != PortSpace.TCP && portSpace != PortSpace.UDP) {
+            throw new CmException(CmError.INVALID_ARGUMENT, "create_id: port space " + portSpace + " is not supported (TCP or UDP)");
+        }
+        return new CmId(channel, portSpace, context);
+    }
+
+    /** The id of a connection request, made by the agent under its lock. */
+    static CmId passive(CmId listener, CmAgent agent, InetSocketAddress local, InetSocketAddress peer) {
+        CmId id = new CmId(listener.channel, listener.portSpace, listener.context);
+        id.agent = CmRegistry.acquire(agent.device(), listener.options());
+        id.conn = new CmConn(id, agent);
+        id.local = local;
+        id.peer = peer;
+        id.addrResolved = true;
+        id.routeResolved = true;
+        return id;
+    }
+
+    public EventChannel channel() {
+        return channel;
+    }
+
+    public PortSpace portSpace() {
+        return portSpace;
+    }
+
+    /** The user context given to {@link #create}; a connection request's id has its listener's. */
+    public Object context() {
+        return context;
+    }
+
+    CmOptions options() {
+        return channel.options();
+    }
+
+    CmConn conn() {
+        return conn;
+    }
+
+    // ---- addresses ----
+
+    /**
+     * rdma_bind_addr. Address 0.0.0.0 binds every soft device; a specific address must be a
+     * soft device's. Port 0 picks a free ephemeral port. ADDRESS_IN_USE when another id holds
+     * the (address, port) in this port space.
+     */
+    public void bindAddr(InetSocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        InetAddress ip = ipv4(address.getAddress(), "bind_addr");
+        synchronized (this) {
+            checkOpen("bind_addr");
+            if (bound) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "bind_addr: the id is already bound to " + local);
+            }
+            Device device = null;
+            if (!ip.isAnyLocalAddress()) {
+                device = CmRegistry.deviceWithAddress(options().devices().get(), ip);
+                if (device == null) {
+                    throw new CmException(CmError.ADDRESS_NOT_AVAILABLE, "bind_addr: no soft device has address " + ip.getHostAddress());
+                }
+            }
+            int port = CmRegistry.bind(this, portSpace, ip, address.getPort());
+            bound = true;
+            local = new InetSocketAddress(ip, port);
+            if (device != null) {
+                attach(device);
+            }
+        }
+    }
+
+    /**
+     * rdma_listen. Unbound, the id is bound to 0.0.0.0 and an ephemeral port first. A backlog
+     * ≤ 0 or above {@value #MAX_BACKLOG} means {@value #MAX_BACKLOG} (ucma). While {@code
+     * backlog} CONNECT_REQUEST events wait to be taken from the channel (getEvent/poll), further
+     * requests are dropped unanswered, as the kernel does, so their senders retry after the CM
+     * timeout instead of failing.
+     */
+    public void listen(int backlog) {
+        synchronized (this) {
+            checkOpen("listen");
+            if (addrResolved || conn != null && conn.state != CmState.IDLE) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "listen: the id is in use for a connection");
+            }
+        }
+        if (!isBound()) {
+            bindAddr(new InetSocketAddress(anyAddress(), 0));
+        }
+        synchronized (this) {
+            this.backlog = backlog <= 0 || backlog > MAX_BACKLOG ? MAX_BACKLOG : backlog;
+            if (agent == null && listenAgents.isEmpty()) {
+                for (Device d : options().devices().get()) {
+                    listenAgents.add(CmRegistry.acquire(d, options()));
+                }
+            }
+            listening = true;
+        }
+    }
+
+    /**
+     * rdma_resolve_addr: picks the local soft device, binds the id to it (an ephemeral port if
+     * unbound) and reports ADDR_RESOLVED, or ADDR_ERROR (status −ENETUNREACH) when no device
+     * fits. The device: {@code src}'s when given (ADDRESS_NOT_AVAILABLE if none has it), else
+     * the one the id is bound to; else for a loopback {@code dst} the first loopback device
+     * whose address is not {@code dst} (so two devices on one host talk through the network
+     * path), or {@code dst}'s own; else the device that has {@code dst}, or the first
+     * non-loopback device.
+     */
+    public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, Duration timeout) {
+        Objects.requireNonNull(dst, "dst");
+        positive(timeout, "resolve_addr");
+        InetAddress to = ipv4(dst.getAddress(), "resolve_addr");
+        if (to.isAnyLocalAddress()) {
+            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination 0.0.0.0");
+        }
+        Device device;
+        synchronized (this) {
+            checkOpen("resolve_addr");
+            if (listening || addrResolved) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: the id is " + (listening ? "listening" : "resolved already"));
+            }
+            List<Device> devices = options().devices().get();
+            device = DeviceChoice.choose(devices, src == null ? null : ipv4(src.getAddress(), "resolve_addr"),
+                    agent == null ? null : agent.device(), to);
+            if (device == null) {
+                emit(CmEventType.ADDR_ERROR, -CmError.NETWORK_UNREACHABLE.errno(), null, null, null, null);
+                return;
+            }
+            InetAddress from = CmRegistry.address(device);
+            if (!bound) {
+                int port = CmRegistry.bind(this, portSpace, from, src == null ? 0 : src.getPort());
+                bound = true;
+                local = new InetSocketAddress(from, port);
+            } else {
+                local = new InetSocketAddress(from, local.getPort());
+            }
+            if (agent == null) {
+                attach(device);
+            }
+            peer = new InetSocketAddress(to, dst.getPort());
+            addrResolved = true;
+        }
+        emit(CmEventType.ADDR_RESOLVED, 0, null, null, null, null);
+    }
+
+    /** rdma_resolve_route: on RoCE a local computation (§7.2); ROUTE_RESOLVED. */
+    public void resolveRoute(Duration timeout) {
+        positive(timeout, "resolve_route");
+        synchronized (this) {
+            checkOpen("resolve_route");
+            if (!addrResolved) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "resolve_route: resolve the address first (wait for ADDR_RESOLVED)");
+            }
+            routeResolved = true;
+        }
+        emit(CmEventType.ROUTE_RESOLVED, 0, null, null, null, null);
+    }
+
+    // ---- the QP ----
+
+    /**
+     * rdma_create_qp: a QP on {@code pd} (which must be of this id's device — allocate it on
+     * {@link #verbs()}), RC or UC in port space TCP, UD in UDP. An RC/UC QP goes to INIT at
+     * once; a UD QP to RTS with rdma_cm's Q_Key 0x01234567.
+     */
+    public QueuePair createQp(ProtectionDomain pd, QpInitAttr attr) {
+        Objects.requireNonNull(pd, "pd");
+        Objects.requireNonNull(attr, "attr");
+        CmAgent a = agent;
+        if (a == null) {
+            throw new CmException(CmError.INVALID_ARGUMENT, "create_qp: the id has no device yet (resolve the address, or bind to a device address)");
+        }
+        if (!pd.context().device().name().equals(a.device().name())) {
+            throw new CmException(CmError.INVALID_ARGUMENT, "create_qp: the PD is on device " + pd.context().device().name()
+                    + ", the id on " + a.device().name());
+        }
+        QpType want = attr.qpType();
+        boolean fits = portSpace == PortSpace.UDP ? want == QpType.UD : want == QpType.RC || want == QpType.UC;
+        if (!fits) {
+            throw new CmException(CmError.INVALID_ARGUMENT, "create_qp: a " + want + " QP does not fit port space " + portSpace
+                    + " (TCP: RC or UC; UDP: UD)");
+        }
+        a.lock();
+        try {
+            checkOpen("create_qp");
+            if (qp != null) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "create_qp: the id already has QP 0x" + Integer.toHexString(qp.qpNum()));
+            }
+            QueuePair created = pd.createQp(attr);
+            try {
+                CmQp.initialize(created, conn.seq);
+            } catch (VerbsException e) {
+                created.close();
+                throw new CmException(CmError.VERBS, "create_qp: " + e.getMessage(), e);
+            }
+            qpUsesSrq = attr.srq() != null;
+            qp = created;
+            return created;
+        } finally {
+            a.unlock();
+        }
+    }
+
+    /** The QP made by {@link #createQp}, or null. */
+    public QueuePair qp() {
+        return qp;
+    }
+
+    /** rdma_destroy_qp; also destroys the address handles the id made on the QP's PD (UD). */
+    public void destroyQp() {
+        synchronized (ahs) {
+            ahs.forEach(AddressHandle::close);
+            ahs.clear();
+        }
+        QueuePair q = qp;
+        if (q != null) {
+            qp = null;
+            q.close();
+        }
+    }
+
+    boolean qpUsesSrq() {
+        return qpUsesSrq;
+    }
+
+    AddressHandle ownAh(AddressHandle ah) {
+        synchronized (ahs) {
+            ahs.add(ah);
+        }
+        return ah;
+    }
+
+    /** The device context of this id (id->verbs), null before the address is resolved or bound to a device. */
+    public Context verbs() {
+        CmAgent a = agent;
+        return a == null ? null : a.context();
+    }
+
+    // ---- connecting ----
+
+    /** rdma_connect: a REQ (RC/UC) or SIDR_REQ (UD) with {@code param} (null: {@link ConnParam#defaults()}). */
+    public void connect(ConnParam param) {
+        ConnParam p = param == null ? ConnParam.defaults() : param;
+        int limit = portSpace == PortSpace.UDP ? SidrSide.SIDR_REQ_USER_DATA : ActiveSide.REQ_USER_DATA;
+        checkPrivateData("connect", p, limit);
+        CmAgent a = requireAgent("connect");
+        checkResources("connect", p, a);
+        a.lock();
+        try {
+            checkOpen("connect");
+            synchronized (this) {
+                if (!routeResolved) {
+                    throw new CmException(CmError.INVALID_ARGUMENT, "connect: resolve the route first (wait for ROUTE_RESOLVED)");
+                }
+            }
+            if (conn.state != CmState.IDLE || conn.localCommId != 0) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "connect: the id is already connecting or connected (CM state " + conn.state + ")");
+            }
+            conn.peer = peer.getAddress();
+            long serviceId = ServiceId.of(portSpace, peer.getPort());
+            CmaHeader cma = CmaHeader.of(local.getPort(), local.getAddress(), peer.getAddress());
+            if (portSpace == PortSpace.UDP) {
+                SidrSide.connect(conn, p, serviceId, cma);
+            } else {
+                ActiveSide.connect(conn, p, serviceId, cma, qp);
+            }
+        } finally {
+            a.unlock();
+        }
+    }
+
+    /**
+     * rdma_accept on a connection request's id: for RC the QP goes to RTR and RTS, then the REP
+     * leaves; ESTABLISHED follows when the RTU arrives. For UD a SIDR_REP with the QP's number.
+     */
+    public void accept(ConnParam param) {
+        ConnParam p = param == null ? ConnParam.defaults() : param;
+        checkPrivateData("accept", p, portSpace == PortSpace.UDP ? ACCEPT_UD_DATA : ACCEPT_RC_DATA);
+        CmAgent a = requireAgent("accept");
+        checkResources("accept", p, a);
+        a.lock();
+        try {
+            checkOpen("accept");
+            if (listening) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "accept: call it on the CONNECT_REQUEST event's id, not the listener");
+            }
+            switch (conn.state) {
+                case REQ_RCVD -> PassiveSide.accept(conn, p, qp);
+                case SIDR_REQ_RCVD -> SidrSide.accept(conn, p, qp, ServiceId.of(portSpace, local.getPort()));
+                default -> throw new CmException(CmError.INVALID_ARGUMENT, "accept: no connection request to accept (CM state " + conn.state + ")");
+            }
+        } catch (VerbsException e) {
+            throw new CmException(CmError.VERBS, "accept: moving the QP to RTR/RTS failed: " + e.getMessage(), e);
+        } finally {
+            a.unlock();
+        }
+    }
+
+    /** rdma_reject: a REJ with reason 28 (consumer defined) and {@code privateData} (≤ 148 bytes; UD: a SIDR_REP "reject", ≤ 136). */
+    public void reject(byte[] privateData) {
+        byte[] data = privateData == null ? new byte[0] : privateData.clone();
+        int limit = portSpace == PortSpace.UDP ? ACCEPT_UD_DATA : REJECT_DATA;
+        if (data.length > limit) {
+            throw new CmException(CmError.PRIVATE_DATA_TOO_LONG, "reject: " + data.length + " bytes of private data, at most "
+                    + limit + " fit in a " + (portSpace == PortSpace.UDP ? "SIDR_REP" : "REJ"));
+        }
+        CmAgent a = requireAgent("reject");
+        a.lock();
+        try {
+            checkOpen("reject");
+            switch (conn.state) {
+                case REQ_RCVD, REP_RCVD -> PassiveSide.reject(conn, data);
+                case SIDR_REQ_RCVD -> SidrSide.reject(conn, data, ServiceId.of(portSpace, local.getPort()));
+                default -> throw new CmException(CmError.INVALID_ARGUMENT, "reject: nothing to reject (CM state " + conn.state + ")");
+            }
+        } finally {
+            a.unlock();
+        }
+    }
+
+    /** rdma_establish: after CONNECT_RESPONSE (an id with no QP), sends the RTU. */
+    public void establish() {
+        CmAgent a = requireAgent("establish");
+        a.lock();
+        try {
+            checkOpen("establish");
+            if (conn.state != CmState.REP_RCVD) {
+                throw new CmException(CmError.INVALID_ARGUMENT, "establish: no CONNECT_RESPONSE to answer (CM state " + conn.state + ")");
+            }
+            ActiveSide.establish(conn);
+        } finally {
+            a.unlock();
+        }
+    }
+
+    /**
+     * rdma_disconnect: the QP to ERR (its work requests flush) and a DREQ; or, after the peer's
+     * DREQ (DISCONNECTED), the DREP. Both sides then get TIMEWAIT_EXIT after the timewait.
+     */
+    public void disconnect() {
+        CmAgent a = requireAgent("disconnect");
+        a.lock();
+        try {
+            checkOpen("disconnect");
+            Disconnect.disconnect(conn, qp);
+        } catch (VerbsException e) {
+            throw new CmException(CmError.VERBS, "disconnect: " + e.getMessage(), e);
+        } finally {
+            a.unlock();
+        }
+    }
+
+    // ---- what it is bound to ----
+
+    public synchronized InetSocketAddress localAddress() {
+        return local;
+    }
+
+    public synchronized InetSocketAddress peerAddress() {
+        return peer;
+    }
+
+    /** rdma_get_src_port: the bound port, 0 when unbound. */
+    public synchronized int port() {
+        return local == null ? 0 : local.getPort();
+    }
+
+    /** The CM counters of this id's device (MADs received, sent, retransmitted, duplicates, dropped by reason). */
+    public Map<String, Long> counters() {
+        CmAgent a = agent;
+        return a == null ? Map.of() : a.counters().snapshot();
+    }
+
+    /** The CM counters of a device in this process (empty when its agent is not running). */
+    public static Map<String, Long> deviceCounters(String deviceName) {
+        CmAgent a = CmRegistry.agent(deviceName);
+        return a == null ? Map.of() : a.counters().snapshot();
+    }
+
+    // ---- events ----
+
+    void emit(CmEventType type, int status, byte[] privateData, ConnParam param, UdParam ud, CmId listenId) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            unacked++;
+        }
+        channel.post(new CmEvent(type, this, listenId, status, privateData, param, ud));
+    }
+
+    synchronized void eventAcked() {
+        unacked--;
+        notifyAll();
+    }
+
+    boolean isListening() {
+        return listening;
+    }
+
+    /** Takes a backlog slot for a new connection request; false when the backlog is full. */
+    boolean reserveBacklog() {
+        while (true) {
+            int n = pendingRequests.get();
+            if (!listening || n >= backlog) {
+                return false;
+            }
+            if (pendingRequests.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void requestRetrieved() {
+        pendingRequests.updateAndGet(n -> Math.max(0, n - 1));
+    }
+
+    // ---- destroying ----
+
+    /** rdma_destroy_id, waiting up to the options' destroyTimeout for the id's events to be acked. */
+    @Override
+    public void close() {
+        close(options().destroyTimeout());
+    }
+
+    /**
+     * rdma_destroy_id: ends the connection as the IB CM does when an id goes away (a REJ for a
+     * pending request or reply, a DREQ for an established connection, a DREP for a received
+     * DREQ), destroys the QP and address handles the id made, releases its port, and waits until
+     * every event it delivered has been acked — TIMED_OUT if that does not happen by {@code timeout}
+     * (the id is destroyed all the same; calling close again waits for the acks again).
+     */
+    public void close(Duration timeout) {
+        boolean first;
+        synchronized (this) {
+            first = !closed;
+            closed = true;
+            listening = false;
+        }
+        if (first) {
+            destroy();
+        }
+        awaitAcks(timeout);
+    }
+
+    private void destroy() {
+        CmAgent a = agent;
+        if (a != null && conn != null) {
+            a.lock();
+            try {
+                Teardown.destroy(conn, qp, portSpace == PortSpace.UDP ? ServiceId.of(portSpace, port()) : 0);
+            } finally {
+                a.unlock();
+            }
+        }
+        destroyQp();
+        CmRegistry.unbind(this);
+        if (a != null) {
+            CmRegistry.release(a);
+        }
+        listenAgents.forEach(CmRegistry::release);
+        listenAgents.clear();
+    }
+
+    private synchronized void awaitAcks(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (unacked > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new CmException(CmError.TIMED_OUT, "destroy_id: " + unacked + " event(s) of this id not acked within "
+                            + timeout.toMillis() + " ms (ack every event you get)");
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CmException(CmError.TIMED_OUT, "destroy_id: interrupted while waiting for acks");
+        }
+    }
+
+    // ---- helpers ----
+
+    private void attach(Device device) {
+        CmAgent a = CmRegistry.acquire(device, options());
+        agent = a;
+        conn = new CmConn(this, a);
+    }
+
+    private synchronized boolean isBound() {
+        return bound;
+    }
+
+    private CmAgent requireAgent(String op) {
+        CmAgent a = agent;
+        if (a == null || conn == null) {
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": the id has no connection (resolve the address and route first)");
+        }
+        return a;
+    }
+
+    private synchronized void checkOpen(String op) {
+        if (closed) {
+            throw new CmException(CmError.CLOSED, op + ": the id is destroyed");
+        }
+    }
+
+    private static void checkPrivateData(String op, ConnParam p, int limit) {
+        if (p.privateDataLength() > limit) {
+            throw new CmException(CmError.PRIVATE_DATA_TOO_LONG, op + ": " + p.privateDataLength()
+                    + " bytes of private data, at most " + limit + " fit (rdma_" + op + " limits, ROCEV2-FACTS §7.3)");
+        }
+    }
+
+    private static void checkResources(String op, ConnParam p, CmAgent a) {
+        int maxResp = a.deviceAttr().maxQpRdAtom();
+        int maxInit = a.deviceAttr().maxQpInitRdAtom();
+        if (p.responderResources() != ConnParam.DEVICE_MAX && p.responderResources() > maxResp) {
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": responderResources " + p.responderResources()
+                    + " exceeds the device's " + maxResp + " (use ConnParam.DEVICE_MAX for the maximum)");
+        }
+        if (p.initiatorDepth() != ConnParam.DEVICE_MAX && p.initiatorDepth() > maxInit) {
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": initiatorDepth " + p.initiatorDepth()
+                    + " exceeds the device's " + maxInit + " (use ConnParam.DEVICE_MAX for the maximum)");
+        }
+    }
+
+    private static InetAddress ipv4(InetAddress a, String op) {
+        if (!(a instanceof Inet4Address)) {
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": " + a + " is not an IPv4 address (soft devices are IPv4)");
+        }
+        return a;
+    }
+
+    private static void positive(Duration d, String op) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": the timeout must be positive");
+        }
+    }
+
+    private static InetAddress anyAddress() {
+        try {
+            return InetAddress.getByAddress(new byte[4]);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package org.jrdma.cm;
+
+import java.net.InetAddress;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
+
+/**
+ * What the CM holds per process: the port bindings of every id (per port space, as the
+ * kernel's port tables), the devices' contexts, and one {@link CmAgent} per device.
+ *
+ * <p>A device's context is opened on first use and stays open for the life of the process —
+ * librdmacm keeps its devices open the same way — so that the PDs and QPs an application
+ * makes on {@link CmId#verbs()} outlive the ids. The agent (its MAD port and timers) is
+ * closed when the last id on the device is destroyed.
+ */
+final class CmRegistry {
+    /** The kernel's default ephemeral range (net.ipv4.ip_local_port_range). */
+    static final int EPHEMERAL_LOW = 32768;
+    static final int EPHEMERAL_HIGH = 60999;
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Object LOCK = new Object();
+    private static final List<Binding> BINDINGS = new ArrayList<>();
+    private static final Map<String, Context> CONTEXTS = new HashMap<>();
+    private static final Map<String, InetAddress> ADDRESSES = new HashMap<>();
+    private static final Map<String, CmAgent> AGENTS = new HashMap<>();
+
+    private record Binding(PortSpace space, InetAddress address, int port, CmId id) {
+        boolean overlaps(InetAddress other) {
+            return address.isAnyLocalAddress() || other.isAnyLocalAddress() || address.equals(other);
+        }
+    }
+
+    private CmRegistry() {
+    }
+
+    /**
+     * Binds {@code id} to (address, port) in its port space; port 0 takes a free ephemeral
+     * port. Another id on an overlapping address (the same one, or either is 0.0.0.0) and the
+     * same port makes it fail with ADDRESS_IN_USE, as rdma_bind_addr does without reuse.
+     */
+    static int bind(CmId id, PortSpace space, InetAddress address, int port) {
+        synchronized (LOCK) {
+            if (port == 0) {
+                int span = EPHEMERAL_HIGH - EPHEMERAL_LOW + 1;
+                int start = RANDOM.nextInt(span);
+                for (int i = 0; i < span; i++) {
+                    int p = EPHEMERAL_LOW + (start + i) % span;
+                    if (free(space, address, p)) {
+                        BINDINGS.add(new Binding(space, address, p, id));
+                        return p;
+                    }
+                }
+                throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: no free ephemeral port on " + address.getHostAddress());
+            }
+            if (!free(space, address, port)) {
+                throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: " + space + " port " + port + " on "
+                        + address.getHostAddress() + " is already bound by another id (destroy it first)");
+            }
+            BINDINGS.add(new Binding(space, address, port, id));
+            return port;
+        }
+    }
+
+    private static boolean free(PortSpace space, InetAddress address, int port) {
+        for (Binding b : BINDINGS) {
+            if (b.space == space && b.port == port && b.overlaps(address)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static void unbind(CmId id) {
+        synchronized (LOCK) {
+            BINDINGS.removeIf(b -> b.id == id);
+        }
+    }
+
+    /**
+     * The listening id for a request to {@code port} in {@code space} that arrived on the
+     * device at {@code deviceAddress} for {@code destination} (the cma_hdr's destination IP):
+     * a listener bound to that address, or to 0.0.0.0. Null when none listens.
+     */
+    static CmId listener(PortSpace space, int port, InetAddress deviceAddress, InetAddress destination) {
+        synchronized (LOCK) {
+            for (Binding b : BINDINGS) {
+                if (b.space == space && b.port == port && b.id.isListening()
+                        && (b.address.isAnyLocalAddress() || b.address.equals(destination) && b.address.equals(deviceAddress))) {
+                    return b.id;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** The context of a device, opened once per process. */
+    static Context context(Device device) {
+        synchronized (LOCK) {
+            return CONTEXTS.computeIfAbsent(device.name(), n -> device.open());
+        }
+    }
+
+    /** A device's IPv4 address: its GID index 0 (::ffff:a.b.c.d), read once. */
+    static InetAddress address(Device device) {
+        synchronized (LOCK) {
+            InetAddress a = ADDRESSES.get(device.name());
+            if (a == null) {
+                a = context(device).queryGid(1, 0).toInetAddress();
+                ADDRESSES.put(device.name(), a);
+            }
+            return a;
+        }
+    }
+
+    /** The device with this address among {@code devices}, or null. */
+    static Device deviceWithAddress(List<Device> devices, InetAddress address) {
+        for (Device d : devices) {
+            if (address(d).equals(address)) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** The agent of a device, started on first use; each call adds a user, {@link #release} removes one. */
+    static CmAgent acquire(Device device, CmOptions options) {
+        synchronized (LOCK) {
+            CmAgent a = AGENTS.get(device.name());
+            if (a == null) {
+                a = CmAgent.start(device, context(device), address(device), options);
+                AGENTS.put(device.name(), a);
+            }
+            a.addUser();
+            return a;
+        }
+    }
+
+    static void release(CmAgent agent) {
+        boolean last;
+        synchronized (LOCK) {
+            last = agent.removeUser();
+            if (last) {
+                AGENTS.remove(agent.device().name(), agent);
+            }
+        }
+        if (last) {
+            agent.close();
+        }
+    }
+
+    /** The running agent of a device, or null (for counters). */
+    static CmAgent agent(String deviceName) {
+        synchronized (LOCK) {
+            return AGENTS.get(deviceName);
+        }
+    }
+}

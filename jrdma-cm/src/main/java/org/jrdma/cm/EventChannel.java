@@ -1,0 +1,134 @@
+package org.jrdma.cm;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@code struct rdma_event_channel}: where the events of its ids queue up, in the order the CM
+ * produced them. {@link #getEvent} blocks with a deadline, {@link #poll} does not.
+ */
+public final class EventChannel implements AutoCloseable {
+    private final CmOptions options;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition arrived = lock.newCondition();
+    private final ArrayDeque<CmEvent> queue = new ArrayDeque<>();
+    private boolean closed;
+
+    private EventChannel(CmOptions options) {
+        this.options = options;
+    }
+
+    /** rdma_create_event_channel, with the default {@link CmOptions}. */
+    public static EventChannel create() {
+        return new EventChannel(CmOptions.defaults());
+    }
+
+    /** An event channel whose ids use these options (timeouts, devices, MAD transport). */
+    public static EventChannel create(CmOptions options) {
+        return new EventChannel(options);
+    }
+
+    public CmOptions options() {
+        return options;
+    }
+
+    /**
+     * rdma_get_cm_event with a deadline: the next event, waiting up to {@code timeout} for one;
+     * {@link CmError#TIMED_OUT} when none came.
+     */
+    public CmEvent getEvent(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        CmEvent e;
+        lock.lock();
+        try {
+            while ((e = queue.poll()) == null) {
+                checkOpen();
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new CmException(CmError.TIMED_OUT, "get_cm_event: no event within " + timeout.toMillis() + " ms");
+                }
+                arrived.awaitNanos(left);
+            }
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new CmException(CmError.TIMED_OUT, "get_cm_event: interrupted");
+        } finally {
+            lock.unlock();
+        }
+        retrieved(e);
+        return e;
+    }
+
+    /**
+     * The blocking style of librdmacm's synchronous mode: the next event, which must be of
+     * {@code expected}; it is returned un-acked. Any other event is acked and turned into a
+     * CmException that names it — REJECTED as CONNECTION_REFUSED (with the reject reason),
+     * UNREACHABLE as TIMED_OUT, the rest as INVALID_ARGUMENT; no event by the deadline is
+     * TIMED_OUT.
+     */
+    public CmEvent getEvent(CmEventType expected, Duration timeout) {
+        CmEvent e = getEvent(timeout);
+        if (e.type() == expected) {
+            return e;
+        }
+        e.ack();
+        CmError kind = switch (e.type()) {
+            case REJECTED -> CmError.CONNECTION_REFUSED;
+            case UNREACHABLE, ADDR_ERROR, ROUTE_ERROR -> CmError.TIMED_OUT;
+            default -> CmError.INVALID_ARGUMENT;
+        };
+        throw new CmException(kind, "expected " + expected + ", got " + e.type() + " (status " + e.status() + ")");
+    }
+
+    /** The next event if one is queued, else null; never blocks. */
+    public CmEvent poll() {
+        CmEvent e;
+        lock.lock();
+        try {
+            checkOpen();
+            e = queue.poll();
+        } finally {
+            lock.unlock();
+        }
+        if (e != null) {
+            retrieved(e);
+        }
+        return e;
+    }
+
+    private static void retrieved(CmEvent e) {
+        if (e.type() == CmEventType.CONNECT_REQUEST && e.listenId() != null) {
+            e.listenId().requestRetrieved(); // frees a backlog slot, as ucma_get_event does
+        }
+    }
+
+    void post(CmEvent e) {
+        lock.lock();
+        try {
+            queue.add(e);
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new CmException(CmError.CLOSED, "the event channel is closed");
+        }
+    }
+
+    /** rdma_destroy_event_channel; a thread waiting in getEvent fails with CLOSED. */
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

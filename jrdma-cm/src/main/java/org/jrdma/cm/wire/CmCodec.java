@@ -1,0 +1,86 @@
+package org.jrdma.cm.wire;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Encodes and decodes CM MADs (§7.5, §7.6). Reserved bits are written as zero and ignored when
+ * read, so decode then encode gives back a kernel's bytes exactly (the rping capture's five).
+ */
+public final class CmCodec {
+    private CmCodec() {
+    }
+
+    /** The 256-byte MAD of {@code m} with Linux's CM header ({@link MadHeader#cm}). */
+    public static byte[] encode(long transactionId, CmMessage m) {
+        return write(new CmMad(MadHeader.cm(transactionId, m.attribute().id()), m));
+    }
+
+    /**
+     * Puts the 256-byte MAD at {@code out}'s position, big-endian whatever {@code out}'s order. The
+     * header is written as given (tests build malformed MADs with it), but its attribute ID must be
+     * the message's. BufferOverflowException, with nothing written, if fewer than 256 bytes remain.
+     */
+    public static void encode(MadHeader h, CmMessage m, ByteBuffer out) {
+        out.put(write(new CmMad(h, m)));
+    }
+
+    /**
+     * Decodes one MAD as a GSI receive delivers it: exactly 256 bytes (anything else is not a MAD),
+     * base version 1, class CM version 2, method SEND, and one of the nine messages of
+     * {@link CmMessage}. ClassPortInfo, LAP and APR are CM attributes this codec does not support.
+     */
+    public static CmMad decode(byte[] b, int off, int len) throws CmFormatException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len != Mad.SIZE) {
+            throw new CmFormatException("length", len + " bytes; a MAD is " + Mad.SIZE);
+        }
+        byte[] mad = Arrays.copyOfRange(b, off, off + len);
+        MadHeader h = MadHeader.read(mad);
+        expect("baseVersion", h.baseVersion(), Mad.BASE_VERSION, null);
+        expect("mgmtClass", h.mgmtClass(), Mad.MGMT_CLASS_CM, null);
+        expect("classVersion", h.classVersion(), Mad.CLASS_VERSION_CM, RejectReason.INVALID_CLASS_VERSION);
+        expect("method", h.method(), Mad.METHOD_SEND, null);
+        CmAttribute a = CmAttribute.of(h.attributeId());
+        CmMessage m = switch (a) {
+            case REQ -> Req.read(mad);
+            case REP -> Rep.read(mad);
+            case RTU -> Rtu.read(mad);
+            case REJ -> Rej.read(mad);
+            case MRA -> Mra.read(mad);
+            case DREQ -> Dreq.read(mad);
+            case DREP -> Drep.read(mad);
+            case SIDR_REQ -> SidrReq.read(mad);
+            case SIDR_REP -> SidrRep.read(mad);
+            case CLASS_PORT_INFO, LAP, APR -> throw new CmFormatException("attributeId",
+                    a + " (0x" + Integer.toHexString(a.id()) + ") is not supported");
+            case null -> throw new CmFormatException("attributeId",
+                    "0x" + Integer.toHexString(h.attributeId()) + " is not a CM attribute");
+        };
+        return new CmMad(h, m);
+    }
+
+    private static byte[] write(CmMad cm) {
+        byte[] mad = new byte[Mad.SIZE];
+        cm.header().write(mad);
+        switch (cm.message()) {
+            case Req r -> r.write(mad);
+            case Rep r -> r.write(mad);
+            case Rtu r -> r.write(mad);
+            case Rej r -> r.write(mad);
+            case Mra r -> r.write(mad);
+            case Dreq r -> r.write(mad);
+            case Drep r -> r.write(mad);
+            case SidrReq r -> r.write(mad);
+            case SidrRep r -> r.write(mad);
+        }
+        return mad;
+    }
+
+    private static void expect(String field, int actual, int expected, RejectReason reason) throws CmFormatException {
+        if (actual != expected) {
+            throw new CmFormatException(field, actual + ", expected " + expected, reason);
+        }
+    }
+}

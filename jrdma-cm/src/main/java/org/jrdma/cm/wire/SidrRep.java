@@ -1,0 +1,82 @@
+package org.jrdma.cm.wire;
+
+import static org.jrdma.cm.wire.Fields.check;
+import static org.jrdma.cm.wire.Wire.*;
+
+/**
+ * SIDR_REP (§7.6). Newer kernels put an ECE vendor ID in reserved bytes: bits 23–8 in the 16 bits
+ * at CM offset 6, bits 7–0 in byte 11 (Linux itself only fills bits 15–0 there). {@code status} is
+ * 0 for success; {@code additionalInfo} is 72 bytes, of which {@code additionalInfoLength} count.
+ */
+public record SidrRep(
+        int requestId,
+        int status,
+        int additionalInfoLength,
+        int eceVendorId,
+        int qpn,
+        long serviceId,
+        int qkey,
+        byte[] additionalInfo,
+        byte[] privateData) implements CmMessage {
+
+    public static final int ADDITIONAL_INFO_SIZE = 72;
+    public static final int PRIVATE_DATA_SIZE = 136;
+
+    public SidrRep {
+        check("SidrRep.status", status, 8);
+        check("SidrRep.additionalInfoLength", additionalInfoLength, 8);
+        check("SidrRep.eceVendorId", eceVendorId, 24);
+        check("SidrRep.qpn", qpn, 24);
+        additionalInfo = Fields.padded("SIDR_REP", "additional info", additionalInfo, ADDITIONAL_INFO_SIZE);
+        privateData = Fields.padded("SIDR_REP", "private data", privateData, PRIVATE_DATA_SIZE);
+    }
+
+    @Override
+    public CmAttribute attribute() {
+        return CmAttribute.SIDR_REP;
+    }
+
+    @Override
+    public byte[] additionalInfo() {
+        return additionalInfo.clone();
+    }
+
+    @Override
+    public byte[] privateData() {
+        return privateData.clone();
+    }
+
+    void write(byte[] m) {
+        put32(m, D, requestId);
+        put8(m, D + 4, status);
+        put8(m, D + 5, additionalInfoLength);
+        put16(m, D + 6, eceVendorId >>> 8);
+        put24(m, D + 8, qpn);
+        put8(m, D + 11, eceVendorId);
+        put64(m, D + 12, serviceId);
+        put32(m, D + 20, qkey);
+        putBytes(m, D + 24, additionalInfo);
+        putBytes(m, D + 96, privateData);
+    }
+
+    static SidrRep read(byte[] m) {
+        return new SidrRep(u32(m, D), u8(m, D + 4), u8(m, D + 5), u16(m, D + 6) << 8 | u8(m, D + 11),
+                u24(m, D + 8), u64(m, D + 12), u32(m, D + 20), slice(m, D + 24, ADDITIONAL_INFO_SIZE),
+                slice(m, D + 96, PRIVATE_DATA_SIZE));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return Fields.equal(this, o);
+    }
+
+    @Override
+    public int hashCode() {
+        return Fields.hash(this);
+    }
+
+    @Override
+    public String toString() {
+        return Fields.describe(this);
+    }
+}
