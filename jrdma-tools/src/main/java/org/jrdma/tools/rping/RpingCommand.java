@@ -1,0 +1,108 @@
+package org.jrdma.tools.rping;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.jrdma.tools.Main;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jrdma rping}: librdmacm's rping — a connection made by the connection manager (no
+ * TCP), then an RDMA READ / RDMA WRITE ping-pong of a buffer whose address and rkey travel in
+ * SENDs. Flags and defaults are rping's: port 7174, 64-byte buffers, count 0 = forever.
+ */
+@Command(name = "rping", mixinStandardHelpOptions = true, description = {
+        "RDMA ping over a connection-manager connection, as librdmacm's rping:",
+        "  server:  jrdma rping -s [-a ADDR] [-p PORT] [-v]",
+        "  client:  jrdma rping -c -a ADDR [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V]"})
+public final class RpingCommand implements Callable<Integer> {
+    static final int DEFAULT_PORT = 7174;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "-s", description = "Server.")
+    boolean server;
+
+    @Option(names = "-c", description = "Client.")
+    boolean client;
+
+    @Option(names = "-a", paramLabel = "ADDR", description = "Address: the server's to connect to (client), the one to listen on (server; default: every device).")
+    String address;
+
+    @Option(names = "-p", paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT, description = "Port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "-C", paramLabel = "COUNT", defaultValue = "0", description = "Number of pings; 0 (default) pings until interrupted.")
+    long count;
+
+    @Option(names = "-S", paramLabel = "SIZE", defaultValue = "64", description = "Ping data size (default: ${DEFAULT-VALUE}; 26 to 65535).")
+    int size;
+
+    @Option(names = "-v", description = "Display ping data.")
+    boolean verbose;
+
+    @Option(names = "-V", description = "Validate ping data.")
+    boolean validate;
+
+    @Option(names = "-d", description = "Debug printfs.")
+    boolean debug;
+
+    @Option(names = "-P", description = "Persistent server: serve one client after another.")
+    boolean persistent;
+
+    @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for each CM step and each completion (default: ${DEFAULT-VALUE}).")
+    long timeoutMs;
+
+    @Override
+    public Integer call() throws Exception {
+        RpingOptions o = options();
+        PrintWriter out = spec.commandLine().getOut();
+        if (o.server()) {
+            new RpingServer(o, out).run();
+        } else {
+            long pings = new RpingClient(o, out).run();
+            if (o.debug()) {
+                out.println("rping: " + pings + " pings done");
+            }
+        }
+        out.flush();
+        return Main.EXIT_OK;
+    }
+
+    private RpingOptions options() {
+        if (server == client) {
+            throw usage("give -s (server) or -c (client)");
+        }
+        if (client && address == null) {
+            throw usage("a client needs the server's address: -a ADDR");
+        }
+        if (size < PingText.MIN_SIZE || size > PingText.MAX_SIZE) {
+            throw usage("Invalid size " + size + " (valid range is " + PingText.MIN_SIZE + " to " + PingText.MAX_SIZE + ")");
+        }
+        if (port < 0 || port > 65535) {
+            throw usage("-p must be 0..65535, not " + port);
+        }
+        if (count < 0) {
+            throw usage("-C must be 0 (forever) or more, not " + count);
+        }
+        if (timeoutMs <= 0) {
+            throw usage("--timeout-ms must be positive");
+        }
+        InetAddress addr;
+        try {
+            addr = InetAddress.getByName(address == null ? "0.0.0.0" : address);
+        } catch (UnknownHostException e) {
+            throw usage("-a: unknown address " + address);
+        }
+        return new RpingOptions(server, addr, port, count, size, verbose, validate, debug, persistent, Duration.ofMillis(timeoutMs));
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}

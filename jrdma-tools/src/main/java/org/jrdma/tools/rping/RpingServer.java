@@ -1,0 +1,87 @@
+package org.jrdma.tools.rping;
+
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import org.jrdma.cm.CmEvent;
+import org.jrdma.cm.CmEventType;
+import org.jrdma.cm.CmId;
+import org.jrdma.cm.ConnParam;
+import org.jrdma.cm.EventChannel;
+import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.verbs.WcOpcode;
+
+/**
+ * rping's server (rping_run_server / rping_test_server): listens, accepts one connection with
+ * a receive already posted, then for every ping READs the client's start buffer, SENDs a
+ * go-ahead, takes the client's sink buffer, WRITEs the data back there and SENDs a go-ahead
+ * again — until the client disconnects. With {@code -P} it waits for the next client.
+ */
+final class RpingServer {
+    private final RpingOptions o;
+    private final PrintWriter out;
+
+    RpingServer(RpingOptions o, PrintWriter out) {
+        this.o = o;
+        this.out = out;
+    }
+
+    void run() {
+        try (EventChannel events = EventChannel.create(); CmId listener = CmId.create(events, PortSpace.TCP, "rping-server")) {
+            listener.bindAddr(new InetSocketAddress(o.address(), o.port()));
+            listener.listen(3);
+            if (o.debug()) {
+                out.println("rping: listening on " + listener.localAddress());
+            }
+            do {
+                serveOne(events);
+            } while (o.persistent());
+        }
+    }
+
+    private void serveOne(EventChannel events) {
+        CmEvent req = Events.expect(events, CmEventType.CONNECT_REQUEST, o.connectWait());
+        CmId child = req.id();
+        req.ack();
+        try (child; RpingConnection c = new RpingConnection(child, events, o.size(), false, o.timeout())) {
+            child.accept(ConnParam.defaults().resources(1, 1));
+            Events.expect(events, CmEventType.ESTABLISHED, o.timeout()).ack();
+            if (o.debug()) {
+                out.println("rping: connection from " + child.peerAddress() + " established");
+            }
+            long pings = 0;
+            while (c.await(WcOpcode.RECV)) {
+                RdmaInfo start = c.received();
+                c.postRecv();
+                int len = Math.min(start.size(), o.size());
+                c.rdma(true, start, len);
+                if (!c.await(WcOpcode.RDMA_READ)) {
+                    break;
+                }
+                if (o.verbose()) {
+                    out.println("server ping data: " + PingText.text(c.rdmaBuf, len));
+                }
+                c.send(null); // "go ahead": the client may now advertise its sink buffer
+                if (!c.await(WcOpcode.RECV)) {
+                    break;
+                }
+                RdmaInfo sink = c.received();
+                c.postRecv();
+                // rping writes strlen(rdma_buf) + 1: the text and its NUL.
+                c.rdma(false, sink, Math.min(PingText.text(c.rdmaBuf, len).length() + 1, sink.size()));
+                if (!c.await(WcOpcode.RDMA_WRITE)) {
+                    break;
+                }
+                c.send(null); // "go ahead": the echo is in place
+                pings++;
+            }
+            if (!c.disconnected()) {
+                Events.expect(events, CmEventType.DISCONNECTED, o.timeout()).ack();
+            }
+            child.disconnect();
+            if (o.debug()) {
+                out.println("rping: " + pings + " pings served; client disconnected");
+            }
+            out.flush();
+        }
+    }
+}
