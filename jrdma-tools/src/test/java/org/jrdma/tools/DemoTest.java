@@ -113,7 +113,7 @@ class DemoTest {
         int code = Main.run(new String[] {"demo", "--bootstrap", "carrier-pigeon"}, new PrintWriter(new StringWriter()),
                 new PrintWriter(err, true));
         assertThat(code).isEqualTo(Main.EXIT_USAGE);
-        assertThat(err.toString()).contains("--bootstrap must be tcp, file or static");
+        assertThat(err.toString()).contains("--bootstrap must be tcp, file, static or cm");
 
         err = new StringWriter();
         code = Main.run(new String[] {"demo", "-m", "1000"}, new PrintWriter(new StringWriter()), new PrintWriter(err, true));

@@ -71,19 +71,34 @@ public final class Demo {
     }
 
     private DemoResult run(Device device, RcEndpoint server, RcEndpoint client) throws Exception {
+        CmBootstrap cm = isCm() ? new CmBootstrap(deviceAddress(server), config.port(), config.timeout()) : null;
+        try {
+            return run(device, server, client, cm);
+        } finally {
+            if (cm != null) {
+                cm.close();
+            }
+        }
+    }
+
+    private DemoResult run(Device device, RcEndpoint server, RcEndpoint client, CmBootstrap cm) throws Exception {
         List<Phase> phases = new ArrayList<>();
         Consumer<Phase> record = p -> {
             phases.add(p);
             onPhase.accept(p);
         };
-        Exchanges ex = exchanges(server, client);
+        Exchanges ex = cm != null ? new Exchanges(null, null, cm.describe()) : exchanges(server, client);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch go = new CountDownLatch(1);
         long[] rtts = new long[config.iters()];
         long[] dataNanos = new long[1];
 
         Thread serverThread = side("server", failure, () -> {
-            server.connect(ex.server);
+            if (cm != null) {
+                cm.server(server);
+            } else {
+                server.connect(ex.server);
+            }
             await(go);
             for (long i = 0; i < config.iters(); i++) {
                 server.serverRound(i, CLIENT_SALT);
@@ -91,7 +106,11 @@ public final class Demo {
             server.drainSends(config.iters(), CLIENT_SALT);
         });
         Thread clientThread = side("client", failure, () -> {
-            client.connect(ex.client);
+            if (cm != null) {
+                cm.client(client);
+            } else {
+                client.connect(ex.client);
+            }
             await(go);
             long t0 = System.nanoTime();
             for (int i = 0; i < config.iters(); i++) {
@@ -113,8 +132,9 @@ public final class Demo {
         // 3) the channel is closed on both sides.
         awaitBoth(failure, server.closed, client.closed);
         long closedEnd = Math.max(server.closedNanos, client.closedNanos);
-        record.accept(new Phase(3, closedPhaseName(), closedEnd - exchangeEnd,
-                "both sides closed their " + (isTcp() ? "sockets" : "files") + "; no RDMA packet sent yet"));
+        record.accept(new Phase(3, closedPhaseName(), Math.max(0, closedEnd - exchangeEnd), cm != null
+                ? "no out-of-band channel: the exchange rode on QP1, and no TCP socket was opened"
+                : "both sides closed their " + (isTcp() ? "sockets" : "files") + "; no RDMA packet sent yet"));
         // 4) QPs at RTS. Both are ready before either sends, so no first packet meets a QP in INIT.
         awaitBoth(failure, server.ready, client.ready);
         long rtsEnd = Math.max(server.rtsNanos, client.rtsNanos);
@@ -142,16 +162,27 @@ public final class Demo {
         return config.bootstrap().equals("tcp");
     }
 
+    private boolean isCm() {
+        return config.bootstrap().equals("cm");
+    }
+
+    /** The IPv4 address of the endpoint's soft device, from its GID ::ffff:a.b.c.d. */
+    private static InetAddress deviceAddress(RcEndpoint e) throws java.net.UnknownHostException {
+        byte[] gid = e.context().queryGid(1, 0).toBytes();
+        return InetAddress.getByAddress(Arrays.copyOfRange(gid, 12, 16));
+    }
+
     private String connectPhaseName() {
         return switch (config.bootstrap()) {
             case "tcp" -> "TCP connect";
+            case "cm" -> "CM address and route resolved";
             case "file" -> "file channel ready";
             default -> "static config loaded";
         };
     }
 
     private String closedPhaseName() {
-        return isTcp() ? "TCP closed" : config.bootstrap() + " channel closed";
+        return isTcp() ? "TCP closed" : isCm() ? "no channel to close" : config.bootstrap() + " channel closed";
     }
 
     /** When the device sent its first RDMA packet, or 0 if unknown (a non-soft provider). */

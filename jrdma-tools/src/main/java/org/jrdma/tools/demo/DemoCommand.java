@@ -29,12 +29,12 @@ public final class DemoCommand implements Callable<Integer> {
     @CommandLine.Mixin
     RcFlags rc;
 
-    @Option(names = "--bootstrap", paramLabel = "tcp|file|static", defaultValue = "tcp",
-            description = "Out-of-band channel (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--bootstrap", paramLabel = "tcp|file|static|cm", defaultValue = "tcp",
+            description = "Out-of-band channel (default: ${DEFAULT-VALUE}); cm: the connection manager, no TCP at all.")
     String bootstrap;
 
     @Option(names = {"-p", "--port"}, defaultValue = "0",
-            description = "TCP port of the exchange; 0 (default) picks a free one, since both ends are in this process.")
+            description = "TCP port of the exchange (cm: the listener's rdma_cm port); 0 (default) picks a free one, since both ends are in this process.")
     int port;
 
     @Option(names = "--json", description = "Print one JSON object instead of the phases.")
@@ -48,8 +48,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!bootstrap.equals("tcp") && !bootstrap.equals("file") && !bootstrap.equals("static")) {
-            throw rc.usage("--bootstrap must be tcp, file or static, not " + bootstrap);
+        if (!bootstrap.equals("tcp") && !bootstrap.equals("file") && !bootstrap.equals("static") && !bootstrap.equals("cm")) {
+            throw rc.usage("--bootstrap must be tcp, file, static or cm, not " + bootstrap);
         }
         EndpointConfig config = rc.toConfig(bootstrap, port, Duration.ofMillis(timeoutMs));
         PrintWriter out = spec.commandLine().getOut();
@@ -66,7 +66,9 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             printData(out, r);
         }
-        if (!r.channelClosedBeforeFirstPacket() && r.firstRdmaPacketNanos() != 0) {
+        // The seed's rule (the channel closed before the first RDMA packet) has nothing to
+        // check with the CM: there is no channel, and its MADs are themselves RoCEv2 packets.
+        if (!bootstrap.equals("cm") && !r.channelClosedBeforeFirstPacket() && r.firstRdmaPacketNanos() != 0) {
             throw new VerbsException(Errno.EPROTO, "an RDMA packet left before the out-of-band channel was closed");
         }
         return Main.EXIT_OK;
@@ -88,8 +90,13 @@ public final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "      %d iters in %.2f seconds = %.2f usec/iter%n", d.iters(), d.seconds(), d.microsPerIter());
         out.printf(Locale.ROOT, "      throughput %.1f MiB/s; one-way latency p50 %.1f µs, p99 %.1f µs, avg %.1f µs (half the round trip)%n",
                 d.mibPerSecond(), d.p50Micros(), d.p99Micros(), d.avgMicros());
-        out.printf("      %d messages verified byte for byte; %s closed before the first RDMA packet: %s%n", d.verifiedMessages(),
-                bootstrap.equals("tcp") ? "TCP sockets" : "exchange channel", r.channelClosedBeforeFirstPacket() ? "yes" : "NO");
+        if (bootstrap.equals("cm")) {
+            out.printf("      %d messages verified byte for byte; out-of-band channel: none (the CM's MADs on QP1, no TCP)%n",
+                    d.verifiedMessages());
+        } else {
+            out.printf("      %d messages verified byte for byte; %s closed before the first RDMA packet: %s%n", d.verifiedMessages(),
+                    bootstrap.equals("tcp") ? "TCP sockets" : "exchange channel", r.channelClosedBeforeFirstPacket() ? "yes" : "NO");
+        }
         if (!r.counters().isEmpty()) {
             long drops = r.counters().entrySet().stream().filter(e -> e.getKey().startsWith("drop_")).mapToLong(e -> e.getValue()).sum();
             out.printf("      device %s: packets sent %d, received %d, retransmitted %d, dropped %d%n", r.device(),

@@ -8,7 +8,7 @@ import org.jrdma.verbs.QpType;
  * What a ping-pong endpoint (the demo's two, or {@code jrdma pingpong}) runs.
  *
  * @param device device name, or null for the first one
- * @param bootstrap tcp, file or static
+ * @param bootstrap tcp, file, static or cm
  * @param port TCP port for the exchange; 0 picks a free one (both ends are in this process)
  * @param size bytes per message
  * @param iters ping-pong round trips

@@ -20,6 +20,7 @@ import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
+import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.RecvWorkRequest;
@@ -124,6 +125,53 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                     }
                 });
         connection = RcConnector.connect(pd, exchange, options, this);
+    }
+
+    /**
+     * Steps 1–4 by the connection manager instead of an exchange: {@code maker} creates the QP
+     * (the CM's createQp, which moves it to INIT), the receives are posted at once, and
+     * {@code connect} makes the connection (the CM moves the QP to RTR and RTS) and returns
+     * both sides' info. The times are the CM's steps: connected = address and route known,
+     * exchanged = REQ/REP done, closed = the same instant (there is no channel to close).
+     */
+    public void connectByCm(java.util.function.Function<QpInitAttr, QueuePair> maker, CmSteps connect) {
+        QueuePair qp = maker.apply(new QpInitAttr().qpType(config.transport()).cq(cq)
+                .cap(new QpCap(1, config.rxDepth(), 1, 1, 0)));
+        initNanos = System.nanoTime();
+        for (int n = 0; n < config.rxDepth(); n++) {
+            postRecv(qp, n);
+        }
+        ConnInfo[] infos = connect.run(qp, this);
+        local = infos[0];
+        remote = infos[1];
+        connection = new RcConnection(qp, infos[0], infos[1]);
+        receivedNanos = System.nanoTime();
+        rtrNanos = receivedNanos;
+        rtsNanos = receivedNanos;
+        exchanged.countDown();
+        closed.countDown();
+        ready.countDown();
+    }
+
+    /** The CM's part of {@link #connectByCm}: connect the QP and return {local, remote}. */
+    public interface CmSteps {
+        ConnInfo[] run(QueuePair qp, RcEndpoint endpoint);
+    }
+
+    /** Called first on the CM path: the clock of steps 1–4 starts (and no channel will need closing). */
+    public void cmStarted() {
+        startNanos = System.nanoTime();
+        closedNanos = startNanos;
+    }
+
+    /** Called on the CM path once the address and route are known (or the listener is up). */
+    public void cmResolved() {
+        connectedNanos = System.nanoTime();
+        connected.countDown();
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
     }
 
     public QueuePair qp() {

@@ -8,6 +8,8 @@ import org.jrdma.cm.CmId;
 import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcOpcode;
 
 /**
@@ -52,7 +54,12 @@ final class RpingServer {
             while (c.await(WcOpcode.RECV)) {
                 RdmaInfo start = c.received();
                 c.postRecv();
-                int len = Math.min(start.size(), o.size());
+                if (start.size() > o.size() || start.size() < 1) {
+                    // rping READs remote_len bytes into a buffer of its own -S: both sides need the same -S.
+                    throw new VerbsException(Errno.EMSGSIZE, "rping: the client's buffer is " + start.size()
+                            + " bytes, this server's is " + o.size() + ": give both sides the same -S");
+                }
+                int len = start.size();
                 c.rdma(true, start, len);
                 if (!c.await(WcOpcode.RDMA_READ)) {
                     break;
@@ -67,7 +74,8 @@ final class RpingServer {
                 RdmaInfo sink = c.received();
                 c.postRecv();
                 // rping writes strlen(rdma_buf) + 1: the text and its NUL.
-                c.rdma(false, sink, Math.min(PingText.text(c.rdmaBuf, len).length() + 1, sink.size()));
+                int echo = Math.min(PingText.text(c.rdmaBuf, len - 1).length() + 1, Math.min(len, sink.size()));
+                c.rdma(false, sink, echo);
                 if (!c.await(WcOpcode.RDMA_WRITE)) {
                     break;
                 }

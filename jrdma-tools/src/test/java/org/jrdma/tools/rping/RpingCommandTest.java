@@ -1,0 +1,113 @@
+package org.jrdma.tools.rping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.FreeLoopback;
+import org.jrdma.tools.Main;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code jrdma rping} in this JVM (server and client on one soft device), its flags, and its wire formats. */
+class RpingCommandTest {
+    private String address;
+
+    private static final java.util.concurrent.atomic.AtomicInteger SEQ = new java.util.concurrent.atomic.AtomicInteger();
+
+    @BeforeEach
+    void ownDevice() throws Exception {
+        // A fresh device name per test: the CM remembers a device's address by its name.
+        String spec = FreeLoopback.deviceSpec("rp" + SEQ.incrementAndGet());
+        address = spec.substring(spec.indexOf('=') + 1);
+        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
+    }
+
+    @AfterEach
+    void forgetDevice() {
+        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run jrdma(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void serverAndClientInOneProcessValidateEveryPingOfALargerBuffer() throws Exception {
+        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7201", "-S", "5000"));
+        Run client = jrdma("rping", "-c", "-a", address, "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
+        Run s = server.get(60, TimeUnit.SECONDS);
+        assertThat(client.code()).as(client.out() + client.err() + " | server: " + s.out() + s.err()).isZero();
+        assertThat(s.code()).as(s.err()).isZero();
+        assertThat(client.out()).contains("rping: 20 pings done");
+        assertThat(client.out()).doesNotContain("ping data:"); // -v was not given
+    }
+
+    @Test
+    void aClientWithALargerBufferThanTheServersIsRefusedClearly() throws Exception {
+        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7204"));
+        Run client = jrdma("rping", "-c", "-a", address, "-p", "7204", "-C", "1", "-S", "100");
+        Run s = server.get(60, TimeUnit.SECONDS);
+        assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(s.err()).contains("the client's buffer is 100 bytes, this server's is 64: give both sides the same -S");
+        assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
+    }
+
+    @Test
+    void aClientOfAPortNobodyListensOnIsRejected() throws Exception {
+        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7202"));
+        Run client = jrdma("rping", "-c", "-a", address, "-p", "7203", "-C", "1");
+        assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.err()).contains("REJECTED");
+        // The server still serves a proper client afterwards.
+        Run ok = jrdma("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
+        assertThat(ok.code()).as(ok.err()).isZero();
+        assertThat(server.get(60, TimeUnit.SECONDS).code()).isZero();
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        for (List<String> args : List.of(List.of("rping"), List.of("rping", "-s", "-c"), List.of("rping", "-c"),
+                List.of("rping", "-c", "-a", "127.0.0.1", "-S", "25"), List.of("rping", "-c", "-a", "127.0.0.1", "-S", "65536"),
+                List.of("rping", "-c", "-a", "127.0.0.1", "-C", "-1"))) {
+            Run r = jrdma(args.toArray(String[]::new));
+            assertThat(r.code()).as(args.toString()).isEqualTo(Main.EXIT_USAGE);
+        }
+        assertThat(jrdma("rping", "-c", "-a", "127.0.0.1", "-S", "25").err()).contains("Invalid size 25 (valid range is 26 to 65535)");
+    }
+
+    @Test
+    void theAdvertisementIsSixteenBigEndianBytes() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(RdmaInfo.BYTES);
+            new RdmaInfo(0x0102030405060708L, 0x0a0b0c0d, 64).writeTo(s);
+            assertThat(s.toArray(ValueLayout.JAVA_BYTE)).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 0x0a, 0x0b, 0x0c, 0x0d, 0, 0, 0, 64);
+            assertThat(RdmaInfo.readFrom(s)).isEqualTo(new RdmaInfo(0x0102030405060708L, 0x0a0b0c0d, 64));
+        }
+    }
+
+    @Test
+    void thePingTextWrapsFromLowercaseZToUppercaseAAndEndsInNul() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment s = arena.allocate(80);
+            PingText.fill(s, 80, 7, 'x');
+            assertThat(PingText.text(s, 80)).isEqualTo("rdma-ping-7: xyzABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyzABCDE");
+            assertThat(s.get(ValueLayout.JAVA_BYTE, 79)).isZero();
+            assertThat(PingText.nextStart('z')).isEqualTo('A');
+        }
+    }
+}
