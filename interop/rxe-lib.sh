@@ -12,7 +12,7 @@ fail=0
 lab_up() {
   cd "$lab"
   ./build-guest.sh
-  if [ ! -f /var/tmp/jrdma-lab/run/g1/gidx ] || ! ./run-lab.sh exec 1 true >/dev/null 2>&1; then
+  if [ ! -f /var/tmp/jrdma-lab/run/g1/gidx ] || ! timeout 20 ./run-lab.sh exec 1 true >/dev/null 2>&1; then
     ./run-lab.sh up 1
     ./run-lab.sh setup
   fi

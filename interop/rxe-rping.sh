@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# jrdma rping against librdmacm's rping (rdmacm-utils 44) on Linux Soft-RoCE (rdma_rxe) in the
+# lab's QEMU guest, both ways — the connection made by the kernel's rdma_cm on one side and
+# jrdma-cm on the other (REQ/REP/RTU/DREQ/DREP as MADs on QP1), no TCP anywhere:
+#   rxe server: rping -s in guest g1          <-  jrdma rping -c ... -a 10.77.0.2 in the namespace
+#   jrdma server: jrdma rping -s (10.77.0.1)  <-  rping -c ... -a 10.77.0.1 in g1
+# Each run is captured on the lab bridge and every ICRC checked (as rxe-perf.sh does).
+# Needs root and ../shared/lab (see its README); boots one guest, leaves it running unless DOWN=1.
+# Usage: interop/rxe-rping.sh   (COUNT=10 SIZE=64 SIDES="rxe jrdma" OUT=/tmp/jrdma-interop)
+set -euo pipefail
+. "$(dirname "$0")/rxe-lib.sh"
+count=${COUNT:-10}
+size=${SIZE:-64}
+lab_up
+
+# rping listens on no TCP port: the jrdma server is ready once it says so (-d), not when ss
+# shows a listener. ($name is run's local, visible here by bash's dynamic scoping.)
+wait_listen() {
+  local i
+  for i in $(seq 1 $(( ${2:-60} * 5 ))); do
+    grep -q "listening on" "$out/$name.jrdma.txt" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+for side in ${SIDES:-rxe jrdma}; do
+  if [ "$side" = rxe ]; then
+    run "rping_rxe_server" rxe "rping -s -a 10.77.0.2 -v -S $size" rping -c -V -v -d -C "$count" -S "$size" -a
+  else
+    run "rping_jrdma_server" jrdma "rping -c -v -V -C $count -S $size -a 10.77.0.1" rping -s -v -d -S "$size" -a 10.77.0.1
+  fi
+done
+summary
