@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.util.Map;
 import org.jrdma.soft.mem.IntMap;
 import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.mem.Quarantine;
 import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.DatagramsFactory;
@@ -44,6 +45,8 @@ public final class SoftHca {
     private final Counters<QpCounter> counters;
     private final Counters<DropReason> drops;
     private final IntMap<SoftQp> qpsByNumber = new IntMap<>();
+    /** QPNs of destroyed QPs, not handed out again for 2^16 destructions (SEC-03: a stale QPN reaches nothing). */
+    private final Quarantine retiredQpns = new Quarantine(Quarantine.DEFAULT_CAPACITY);
     private volatile SoftQp[] qps = new SoftQp[0];
     private final Engine engine;
     private volatile long firstTxNanos;
@@ -318,7 +321,7 @@ public final class SoftHca {
             } else {
                 do {
                     qpn = SecureIds.qpn(); // never 0 or 1
-                } while (qpsByNumber.containsKey(qpn));
+                } while (qpsByNumber.containsKey(qpn) || retiredQpns.contains(qpn));
             }
             SoftQp qp = new SoftQp(pd, this, qpn, init);
             qpsByNumber.put(qpn, qp);
@@ -332,6 +335,9 @@ public final class SoftHca {
     void removeQp(SoftQp qp) {
         synchronized (qpsByNumber) {
             qpsByNumber.remove(qp.qpNum());
+            if (qp.qpNum() != QpType.GSI_QP_NUM) {
+                retiredQpns.add(qp.qpNum());
+            }
             SoftQp[] cur = qps;
             SoftQp[] next = new SoftQp[cur.length - 1];
             int j = 0;

@@ -1,28 +1,43 @@
 package org.jrdma.soft.mem;
 
+import java.util.function.IntSupplier;
 import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.SoftMw;
 
 /**
  * The memory regions of one soft device by lkey and by rkey. Keys are random and unique among
  * live regions of the device (an rkey names memory on the wire, so two live regions never
- * share one). Lookups happen on the engine thread, registrations on user threads.
+ * share one), and a fresh rkey is never one of the last 2^16 retired ones (SEC-03: a peer
+ * holding a stale rkey must not reach a region registered since). Lookups happen on the engine
+ * thread, registrations on user threads.
  */
 public final class MemoryTable {
     private final IntMap<SoftMr> byLkey = new IntMap<>();
     private final IntMap<SoftMr> byRkey = new IntMap<>();
     private final IntMap<SoftMw> windows = new IntMap<>();
+    private final IntSupplier keySource;
+    private final Quarantine retired;
+
+    public MemoryTable() {
+        this(SecureIds::memoryKey, Quarantine.DEFAULT_CAPACITY);
+    }
+
+    /** With another key source and quarantine window: tests that force a collision. */
+    public MemoryTable(IntSupplier keys, int quarantine) {
+        this.keySource = keys;
+        this.retired = new Quarantine(quarantine);
+    }
 
     /** Allocates a fresh lkey/rkey pair and publishes the region under both. */
     public synchronized void add(SoftMr mr, KeyPair keys) {
         int lkey;
         int rkey;
         do {
-            lkey = SecureIds.memoryKey();
+            lkey = keySource.getAsInt();
         } while (byLkey.containsKey(lkey));
         do {
-            rkey = SecureIds.memoryKey();
-        } while (rkeyInUse(rkey));
+            rkey = keySource.getAsInt();
+        } while (rkeyInUse(rkey) || retired.contains(rkey));
         keys.lkey = lkey;
         keys.rkey = rkey;
         byLkey.put(lkey, mr);
@@ -37,8 +52,8 @@ public final class MemoryTable {
     public synchronized int addWindow(SoftMw mw) {
         int rkey;
         do {
-            rkey = SecureIds.memoryKey();
-        } while (rkeyInUse(rkey) || rkeyInUse(nextFree(rkey)));
+            rkey = keySource.getAsInt();
+        } while (rkeyInUse(rkey) || rkeyInUse(nextFree(rkey)) || retired.contains(rkey));
         windows.put(rkey, mw);
         return rkey;
     }
@@ -51,6 +66,7 @@ public final class MemoryTable {
     public synchronized void rekeyWindow(SoftMw mw, int oldKey, int newKey) {
         if (windows.get(oldKey) == mw) {
             windows.remove(oldKey);
+            retired.add(oldKey); // no new region takes it (a rebind may, as type 2 windows do)
         }
         windows.put(newKey, mw);
     }
@@ -75,12 +91,16 @@ public final class MemoryTable {
     public synchronized void removeWindow(SoftMw mw, int rkey) {
         if (windows.get(rkey) == mw) {
             windows.remove(rkey);
+            retired.add(rkey);
         }
     }
 
     public synchronized void remove(SoftMr mr) {
         byLkey.remove(mr.lkey());
-        byRkey.remove(mr.rkey());
+        if (byRkey.get(mr.rkey()) == mr) {
+            byRkey.remove(mr.rkey());
+            retired.add(mr.rkey());
+        }
         if (lastByAddress == mr) {
             lastByAddress = null;
         }
