@@ -10,6 +10,9 @@ import org.jrdma.verbs.VerbsException;
 
 /** A registered {@link MemorySegment}: addresses in work requests are the segment's addresses. */
 public final class SoftMr implements MemoryRegion {
+    /** A thread that owns no confined segment: a segment it may access is shared (never started). */
+    private static final Thread NOT_THE_OWNER = new Thread(() -> { }, "jrdma-reg-mr-probe");
+
     private final SoftPd pd;
     private final MemorySegment segment;
     private final int access;
@@ -21,6 +24,18 @@ public final class SoftMr implements MemoryRegion {
         if (!segment.isNative()) {
             throw new VerbsException(Errno.EINVAL,
                     "reg_mr: only native (off-heap) segments can be registered; heap memory moves (use an Arena)");
+        }
+        if (!segment.isAccessibleBy(NOT_THE_OWNER)) {
+            // The engine runs on its own thread and on whichever application thread polls: a
+            // confined segment would throw WrongThreadException there in the middle of a packet.
+            throw new VerbsException(Errno.EINVAL, "reg_mr: the segment is confined to one thread (Arena.ofConfined);"
+                    + " the engine reads and writes it from other threads: use Arena.ofShared(), ofAuto() or global()");
+        }
+        if (segment.address() == 0) {
+            // SEC-48 (ReDMArk V10): a segment from address 0 (MemorySegment.NULL reinterpreted) is
+            // the process's address space, not a buffer; there is no "register everything".
+            throw new VerbsException(Errno.EINVAL, "reg_mr: a segment at address 0 is the whole address space,"
+                    + " not a buffer; register the buffers remote peers need");
         }
         if ((access & ~AccessFlags.ALL) != 0) {
             throw new VerbsException(Errno.EINVAL, "reg_mr: unknown access bits 0x" + Integer.toHexString(access & ~AccessFlags.ALL));

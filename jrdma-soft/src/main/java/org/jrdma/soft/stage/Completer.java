@@ -158,8 +158,8 @@ public final class Completer {
             failHead(qp, WcStatus.BAD_RESP_ERR); // the responder broke the protocol
             return;
         }
-        if (len > 0) {
-            w.gather.copyIn(data, pkt.payloadOffset(), w.received, len);
+        if (len > 0 && !scatter(qp, w, data, pkt.payloadOffset(), len)) {
+            return;
         }
         w.received += len;
         qp.compPsn = Psn.next(psn);
@@ -184,7 +184,9 @@ public final class Completer {
             return;
         }
         original[0] = pkt.atomicAckEth().originalValue();
-        w.gather.copyIn(originalBytes, 0, 0, 8);
+        if (!scatter(qp, w, originalBytes, 0, 8)) {
+            return;
+        }
         w.received = 8;
         qp.compPsn = Psn.next(psn);
         qp.completeSend(w, WcStatus.SUCCESS);
@@ -324,6 +326,26 @@ public final class Completer {
         }
         // Later WQEs keep their PSN ranges: resending in order from compPsn gives them the
         // same PSNs again, so startWqe is not run for them a second time.
+    }
+
+    /**
+     * Copies response bytes into the head WR's local buffers; false, with the WR completed
+     * LOC_PROT_ERR and the QP in ERR, when that memory is gone — deregistered or its Arena
+     * closed, even while the copy ran (SEC-47: a closed segment throws, it never crashes).
+     */
+    private boolean scatter(TransportQp qp, SendWqe w, MemorySegment src, long srcOffset, int len) {
+        if (w.gather.stillValid()) {
+            try {
+                w.gather.copyIn(src, srcOffset, w.received, len);
+                return true;
+            } catch (IllegalStateException closed) {
+                if (w.gather.stillValid()) {
+                    throw closed;
+                }
+            }
+        }
+        failHead(qp, WcStatus.LOC_PROT_ERR);
+        return false;
     }
 
     /** Completes the oldest WQE with an error and moves the QP to ERR (the rest flush). */

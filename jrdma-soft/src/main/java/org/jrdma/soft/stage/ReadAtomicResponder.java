@@ -53,6 +53,17 @@ final class ReadAtomicResponder {
         continueReply(qp, FIRST_BURST);
     }
 
+    /** Ends the reply in progress with NAK remote access error (class C); returns the packets sent (1). */
+    private int stopWithAccessError(TransportQp qp) {
+        ResponderResources r = qp.resources;
+        int psn = r.replyPsn;
+        r.stopReply();
+        qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
+        out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, psn, qp.msn);
+        qp.fail();
+        return 1;
+    }
+
     private static int packets(long length, int mtu) {
         return (int) Math.max(1, (length + mtu - 1) / mtu);
     }
@@ -66,17 +77,23 @@ final class ReadAtomicResponder {
         while (e != null && sent < burst) {
             if (e.mr != null && !e.mr.isValid()) {
                 // The region was deregistered mid-reply (SEC-46): stop, no use-after-free.
-                r.stopReply();
-                out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, r.replyPsn, qp.msn);
-                qp.fail();
-                return sent + 1;
+                return sent + stopWithAccessError(qp);
             }
             long remaining = r.replyEnd - r.replyOffset;
             int n = (int) Math.min(mtu, remaining);
             boolean last = remaining <= mtu;
             int opcode = r.replyFirst ? (last ? READ_RESPONSE_ONLY : READ_RESPONSE_FIRST)
                     : (last ? READ_RESPONSE_LAST : READ_RESPONSE_MIDDLE);
-            out.sendReadResponse(qp, opcode, r.replyPsn, qp.msn, e.target, e.targetOffset + r.replyOffset, n);
+            try {
+                out.sendReadResponse(qp, opcode, r.replyPsn, qp.msn, e.target, e.targetOffset + r.replyOffset, n);
+            } catch (IllegalStateException closed) {
+                // SEC-47: the Arena was closed between the check above and the copy (a closed
+                // segment throws; nothing was sent). The same end as a deregistration.
+                if (e.mr == null || e.mr.isValid()) {
+                    throw closed;
+                }
+                return sent + stopWithAccessError(qp);
+            }
             sent++;
             r.replyOffset += n;
             r.replyPsn = Psn.next(r.replyPsn);

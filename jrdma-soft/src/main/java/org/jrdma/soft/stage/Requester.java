@@ -53,12 +53,24 @@ public final class Requester {
                 qp.sqNext++;
                 continue;
             }
-            if (qp.datagram) {
-                sendDatagram(qp, w);
-            } else if (w.needsResponse()) {
-                sendRequestOnly(qp, w);
-            } else {
-                sendNextDataPacket(qp, w);
+            if (!w.gather.stillValid() && localMemoryGone(qp, w)) {
+                break;
+            }
+            try {
+                if (qp.datagram) {
+                    sendDatagram(qp, w);
+                } else if (w.needsResponse()) {
+                    sendRequestOnly(qp, w);
+                } else {
+                    sendNextDataPacket(qp, w);
+                }
+            } catch (IllegalStateException closed) {
+                // SEC-47: an Arena closed between the check above and the copy (nothing was sent).
+                if (w.gather.stillValid()) {
+                    throw closed;
+                }
+                localMemoryGone(qp, w);
+                break;
             }
             if (reliable) {
                 armTimer(qp, now);
@@ -68,6 +80,20 @@ public final class Requester {
         // UC and UD sends complete when sent (no ACKs, §4.1 step 8), and local work when done.
         qp.completeDone();
         return sent;
+    }
+
+    /**
+     * SEC-47: a WR's local memory went away (deregistered, or its Arena closed) after it
+     * started. Nothing more is sent from it; once it is at the head it completes with
+     * LOC_PROT_ERR and the QP moves to ERR, as a bad lkey does (earlier WRs complete first).
+     * Returns true: the caller stops sending.
+     */
+    private static boolean localMemoryGone(TransportQp qp, SendWqe w) {
+        if (qp.sqNext == qp.sqHead) {
+            qp.completeSend(w, WcStatus.LOC_PROT_ERR);
+            qp.fail();
+        }
+        return true;
     }
 
     /**

@@ -6,6 +6,7 @@ import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.AccessFlags;
+import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.SoftMw;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.WcFlags;
@@ -77,12 +78,62 @@ public final class Responder {
                 || checkRkey(qp, pkt) != Step.EXECUTE) {
             return;
         }
-        switch (operation(pkt)) {
-            case SEND -> executeSend(qp, pkt, data);
-            case RDMA_WRITE -> executeWrite(qp, pkt, data);
-            case RDMA_READ_REQUEST -> readAtomic.executeRead(qp, pkt, access);
-            default -> readAtomic.executeAtomic(qp, pkt, access);
+        try {
+            switch (operation(pkt)) {
+                case SEND -> executeSend(qp, pkt, data);
+                case RDMA_WRITE -> executeWrite(qp, pkt, data);
+                case RDMA_READ_REQUEST -> readAtomic.executeRead(qp, pkt, access);
+                default -> readAtomic.executeAtomic(qp, pkt, access);
+            }
+        } catch (IllegalStateException e) {
+            // SEC-47: the application closed the Arena of a registered buffer between the check
+            // and the copy (a closed segment throws, it never crashes the JVM). That is the
+            // memory going away under the transfer: fail it as the checks would have.
+            if (!memoryGone(qp, pkt)) {
+                throw e;
+            }
         }
+    }
+
+    /**
+     * The memory of the operation in {@code pkt} is no longer there (deregistered or its Arena
+     * closed): a receive buffer fails the receive (LOC_PROT_ERR, sender REM_OP_ERR, as for a bad
+     * receive buffer); remote memory is a remote access error (NAK 0x62, class C). Returns
+     * false, having done nothing, when the memory is still there.
+     */
+    private boolean memoryGone(TransportQp qp, RxPacket pkt) {
+        Operation op = operation(pkt);
+        if (op == Operation.SEND) {
+            if (!qp.hasCurrent || qp.current.gather.stillValid()) {
+                return false;
+            }
+            qp.inSend = false;
+            qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
+            out.sendAck(qp, Aeth.NAK_REMOTE_OPERATIONAL_ERROR, pkt.bth().psn(), qp.msn);
+            qp.fail();
+            return true;
+        }
+        SoftMr mr = op == Operation.RDMA_WRITE ? qp.writeMr : access.mr;
+        if (mr == null || mr.isValid()) {
+            return false;
+        }
+        remoteAccessError(qp, pkt);
+        return true;
+    }
+
+    /** NAK remote access error, count it, ERR and the QP_ACCESS_ERR event (class C); UC drops the message. */
+    private void remoteAccessError(TransportQp qp, RxPacket pkt) {
+        qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
+        if (qp.type == QpType.UC) {
+            dropMessage(qp);
+            return;
+        }
+        qp.inWrite = false;
+        qp.writeTarget = null;
+        qp.writeMr = null;
+        out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, pkt.bth().psn(), qp.msn);
+        qp.fail();
+        qp.events.raise(AsyncEventType.QP_ACCESS_ERR); // IBA: a responder-detected access violation
     }
 
     private static Operation operation(RxPacket pkt) {
@@ -161,6 +212,7 @@ public final class Responder {
         qp.inSend = false;
         qp.inWrite = false;
         qp.writeTarget = null;
+        qp.writeMr = null;
         qp.recvOffset = 0;
     }
 
@@ -303,6 +355,7 @@ public final class Responder {
             length = pkt.reth().dmaLengthUnsigned();
             need = op == Operation.RDMA_WRITE ? AccessFlags.REMOTE_WRITE : AccessFlags.REMOTE_READ;
             if (length == 0) {
+                access.mr = null;
                 access.target = null;
                 access.offset = 0;
                 return Step.EXECUTE;
@@ -378,11 +431,18 @@ public final class Responder {
     private void executeWrite(TransportQp qp, RxPacket pkt, MemorySegment data) {
         if (starts(pkt)) {
             qp.writeTarget = access.target;
+            qp.writeMr = access.mr;
             qp.writeOffset = access.offset;
             qp.writeLength = pkt.reth().dmaLengthUnsigned();
             qp.writeRemaining = qp.writeLength;
         }
         int len = pkt.payloadLength();
+        if (qp.writeMr != null && !qp.writeMr.isValid()) {
+            // SEC-46: the region was deregistered (or its Arena closed) after the WRITE's first
+            // packet was checked: after ibv_dereg_mr returns, no byte may land in it.
+            remoteAccessError(qp, pkt);
+            return;
+        }
         if (len > 0) {
             MemorySegment.copy(data, pkt.payloadOffset(), qp.writeTarget, qp.writeOffset, len);
             qp.writeOffset += len;
@@ -391,6 +451,7 @@ public final class Responder {
         if (ends(pkt)) {
             qp.inWrite = false;
             qp.writeTarget = null;
+            qp.writeMr = null;
             if (pkt.opcode().hasImmediate()) {
                 qp.completeRecv(WcStatus.SUCCESS, qp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
                         WcOpcode.RECV_RDMA_WITH_IMM, qp.destQpn);

@@ -111,6 +111,8 @@ public final class TransportQp {
     /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
     boolean inWrite;
     java.lang.foreign.MemorySegment writeTarget;
+    /** The region {@link #writeTarget} lies in, re-checked on every packet (SEC-46); null for a zero-length WRITE. */
+    org.jrdma.soft.SoftMr writeMr;
     long writeOffset;
     long writeRemaining;
     long writeLength;
@@ -336,6 +338,7 @@ public final class TransportQp {
         recvOffset = 0;
         inWrite = false;
         writeTarget = null;
+        writeMr = null;
         resources.clear();
         rdAtomicOutstanding = 0;
         retryStarted = false;
@@ -387,6 +390,7 @@ public final class TransportQp {
         recvOffset = 0;
         inWrite = false;
         writeTarget = null;
+        writeMr = null;
         resources.stopReply();
         rdAtomicOutstanding = 0;
     }
