@@ -37,6 +37,11 @@ public final class RcConnector {
     private RcConnector() {
     }
 
+    /** A 24-bit initial PSN from {@link SecureRandom} (SEC-05; its entropy is measured by InitialPsnEntropyTest). */
+    static int initialPsn() {
+        return RANDOM.nextInt() & 0xFFFFFF;
+    }
+
     public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions options) {
         return connect(pd, exchange, options, ConnectListener.NONE);
     }
@@ -46,7 +51,7 @@ public final class RcConnector {
         AddressHandle udAh = null;
         try {
             Gid gid = pd.context().queryGid(o.port(), o.gidIndex());
-            ConnInfo local = new ConnInfo(0, qp.qpNum(), RANDOM.nextInt() & 0xFFFFFF, gid);
+            ConnInfo local = new ConnInfo(0, qp.qpNum(), initialPsn(), gid);
             listener.onLocalInfo(local, System.nanoTime());
             if (o.qpType() == QpType.UD) {
                 // A UD QP's INIT, RTR and RTS take nothing from the peer, so it is ready (its
