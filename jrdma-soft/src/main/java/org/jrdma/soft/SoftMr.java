@@ -44,9 +44,9 @@ public final class SoftMr implements MemoryRegion {
         if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && (access & AccessFlags.LOCAL_WRITE) == 0) {
             throw new VerbsException(Errno.EINVAL, "reg_mr: REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE too");
         }
-        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.ZERO_BASED | AccessFlags.HUGETLB)) != 0) {
+        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
             throw new VerbsException(Errno.EOPNOTSUPP, "reg_mr: " + AccessFlags.toString(access
-                    & (AccessFlags.ON_DEMAND | AccessFlags.ZERO_BASED | AccessFlags.HUGETLB)) + " not supported by the soft provider");
+                    & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) + " not supported by the soft provider");
         }
         this.pd = pd;
         this.segment = segment;
@@ -105,8 +105,26 @@ public final class SoftMr implements MemoryRegion {
      * is refused rather than wrapping (SEC-40).
      */
     public boolean contains(long addr, long len) {
-        long offset = addr - addr();
-        return len >= 0 && Long.compareUnsigned(addr, addr()) >= 0 && Long.compareUnsigned(offset, length()) <= 0
+        return within(addr(), addr, len);
+    }
+
+    /**
+     * The address remote peers name the region's first byte by: 0 for a region registered
+     * ZERO_BASED (ibv_reg_mr.3 IBV_ACCESS_ZERO_BASED; SEC-06: the peer gets an rkey and
+     * offsets, never the native address), else its native address, as ibverbs does.
+     */
+    public long remoteBase() {
+        return (access & AccessFlags.ZERO_BASED) != 0 ? 0 : addr();
+    }
+
+    /** {@link #contains} for an address in the remote peers' terms ({@link #remoteBase}). */
+    public boolean containsRemote(long va, long len) {
+        return within(remoteBase(), va, len);
+    }
+
+    private boolean within(long base, long addr, long len) {
+        long offset = addr - base;
+        return len >= 0 && Long.compareUnsigned(addr, base) >= 0 && Long.compareUnsigned(offset, length()) <= 0
                 && Long.compareUnsigned(len, length() - offset) <= 0;
     }
 

@@ -24,20 +24,23 @@ final class RemoteAccess {
      */
     boolean check(MemoryTable memory, Object pd, Object qp, int rkey, long va, long length, int access) {
         SoftMr m = memory.byRkey(rkey);
+        long base;
         if (m != null) {
-            if (m.softPd() != pd || !m.isValid() || (m.access() & access) != access || !m.contains(va, length)) {
+            if (m.softPd() != pd || !m.isValid() || (m.access() & access) != access || !m.containsRemote(va, length)) {
                 return refuse();
             }
+            base = m.remoteBase(); // 0 for a ZERO_BASED region (SEC-06)
         } else {
             SoftMw mw = memory.windowByRkey(rkey);
             if (mw == null || !mw.allows(pd, qp, va, length, access)) {
                 return refuse();
             }
             m = mw.region();
+            base = m.addr(); // windows are bound by native address
         }
         mr = m;
         target = m.segment();
-        offset = va - m.addr();
+        offset = va - base;
         return true;
     }
 
