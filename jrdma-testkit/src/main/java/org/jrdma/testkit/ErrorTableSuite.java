@@ -83,6 +83,7 @@ public abstract class ErrorTableSuite extends RdmaSuiteBase {
         }
     }
 
+    /** SEC-40: a WRITE before, across the end of, past, or wrapping around the MR: REM_ACCESS_ERR, the MR and its surroundings unchanged. */
     @ParameterizedTest(name = "WRITE {0}")
     @EnumSource(Range.class)
     void writeOutsideTheMrFailsWithRemoteAccessErrorAndChangesNothing(Range range) {
@@ -95,6 +96,7 @@ public abstract class ErrorTableSuite extends RdmaSuiteBase {
         target.assertUntouched("the MR and the bytes around it");
     }
 
+    /** SEC-40: the same ranges READ: REM_ACCESS_ERR, nothing returned. */
     @ParameterizedTest(name = "READ {0}")
     @EnumSource(Range.class)
     void readOutsideTheMrFailsWithRemoteAccessErrorAndReturnsNothing(Range range) {

@@ -81,6 +81,7 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
         assertWriteRefused(rkey, 0, 64, "a WRITE through a read-only window");
     }
 
+    /** SEC-44 (type 1): a rebind retires the previous rkey. */
     @Test
     void rebindingAType1WindowChangesItsRkeyAndTheOldOneFails() {
         MemoryWindow mw = type1();
@@ -92,6 +93,7 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
         assertWriteRefused(old, 0, 64, "a WRITE with the rkey of the previous binding");
     }
 
+    /** SEC-44 (type 1): a deallocated window's rkey fails. */
     @Test
     void deallocatedType1WindowsRkeyFails() {
         MemoryWindow mw = type1();
@@ -125,6 +127,7 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
         assertWriteRefused(rkey, WINDOW_BYTES, 1, "a WRITE one byte past the window");
     }
 
+    /** SEC-44: LOCAL_INV revokes a type 2 window: its rkey then fails REM_ACCESS_ERR. */
     @Test
     void localInvalidateRevokesAType2Window() {
         int rkey = bindType2(type2(), RW);
@@ -138,6 +141,7 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
         assertWriteRefused(rkey, 0, 64, "a WRITE through a locally invalidated window");
     }
 
+    /** SEC-44: the peer's SEND_WITH_INV revokes the window (WITH_INV, the rkey in the CQE); its rkey then fails. */
     @Test
     void sendWithInvalidateFromThePeerRevokesAType2Window() {
         int rkey = bindType2(type2(), RW);
@@ -157,6 +161,7 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
         assertWriteRefused(rkey, 0, 64, "a WRITE through a remotely invalidated window");
     }
 
+    /** SEC-44: a rebind after invalidation changes the key byte; the old rkey fails, the new one works. */
     @Test
     void rebindingAnInvalidatedType2WindowGivesANewWorkingRkey() {
         MemoryWindow mw = type2();
@@ -169,6 +174,16 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
         assertThat(second).as("the rkey of the new binding").isNotEqualTo(first);
         assertWriteLands(second, 0, 64);
         assertWriteRefused(first, 0, 64, "a WRITE with the invalidated rkey");
+    }
+
+    /** SEC-44: a deallocated type 2 window's rkey fails, as after an invalidation. */
+    @Test
+    void deallocatedType2WindowsRkeyFails() {
+        MemoryWindow mw = type2();
+        int rkey = bindType2(mw, RW);
+        assertWriteLands(rkey, 0, 64);
+        closeNow(mw);
+        assertWriteRefused(rkey, 0, 64, "a WRITE through a deallocated type 2 window");
     }
 
     /** SEC-44: only the QP that bound a type 2 window may use it, even within the same PD. */
