@@ -2,8 +2,6 @@ package org.jrdma.soft;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +56,10 @@ class LookupTimingTest {
             for (int i = 1; i <= COLD; i++) {
                 cold.add(p.pd.registerMemory(p.bufB.asSlice(64L * i, 64), RcPair.REMOTE_ALL));
             }
+            for (int i = 0; i < 200; i++) { // JIT first: not measured
+                read(c, cqC, p.mrA, 4096, hot);
+                read(p.a, p.cqA, p.mrA, 0, hot);
+            }
             List<Long> hotNanos = new ArrayList<>();
             List<Long> coldNanos = new ArrayList<>();
             SplittableRandom random = new SplittableRandom(0x5EC50);
@@ -97,7 +99,4 @@ class LookupTimingTest {
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0x30).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(4));
     }
 
-    static byte first(MemorySegment s) {
-        return s.get(ValueLayout.JAVA_BYTE, 0);
-    }
 }

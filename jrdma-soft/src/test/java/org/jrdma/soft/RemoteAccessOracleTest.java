@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class RemoteAccessOracleTest {
     private static final int SAMPLES = Integer.getInteger("jrdma.oracle.samples", 300);
 
-    enum Probe { UNKNOWN_RKEY, OUT_OF_RANGE, NO_PERMISSION }
+    /** The three refusals, and a control: the unknown-rkey probe again, to show the noise floor of KS and AUC. */
+    enum Probe { UNKNOWN_RKEY, OUT_OF_RANGE, NO_PERMISSION, CONTROL }
 
     @Test
     void sec51UnknownRkeyOutOfRangeAndNoPermissionGetTheSameNakCode() throws Exception {
@@ -46,13 +47,13 @@ class RemoteAccessOracleTest {
 
             Map<Probe, List<Long>> nanos = new EnumMap<>(Probe.class);
             SplittableRandom order = new SplittableRandom(Long.getLong("jrdma.oracle.seed", 0x5EC51));
-            int warmUp = 60 * Probe.values().length; // JIT and caches first: not measured
+            int warmUp = 500 * Probe.values().length; // JIT and caches first: not measured
             for (int i = 0; i < warmUp + SAMPLES * Probe.values().length; i++) {
                 Probe kind = i < warmUp ? Probe.values()[i % Probe.values().length]
                         : Probe.values()[order.nextInt(Probe.values().length)];
                 long va = kind == Probe.OUT_OF_RANGE ? readable.addr() + 4096 - 32 : readable.addr();
                 int rkey = switch (kind) {
-                    case UNKNOWN_RKEY -> unknown;
+                    case UNKNOWN_RKEY, CONTROL -> unknown;
                     case OUT_OF_RANGE -> readable.rkey();
                     case NO_PERMISSION -> writeOnly.rkey();
                 };
@@ -76,6 +77,9 @@ class RemoteAccessOracleTest {
                     Distributions.ks(nanos.get(Probe.UNKNOWN_RKEY), nanos.get(Probe.OUT_OF_RANGE)),
                     Distributions.ks(nanos.get(Probe.UNKNOWN_RKEY), nanos.get(Probe.NO_PERMISSION)),
                     Distributions.ks(nanos.get(Probe.OUT_OF_RANGE), nanos.get(Probe.NO_PERMISSION)));
+            System.out.printf("SEC-51 noise floor (the same probe twice): KS %.3f, AUC %.3f%n",
+                    Distributions.ks(nanos.get(Probe.UNKNOWN_RKEY), nanos.get(Probe.CONTROL)),
+                    Distributions.auc(nanos.get(Probe.UNKNOWN_RKEY), nanos.get(Probe.CONTROL)));
             System.out.printf("SEC-51 AUC: unknown/range %.3f, unknown/permission %.3f, range/permission %.3f%n",
                     Distributions.auc(nanos.get(Probe.UNKNOWN_RKEY), nanos.get(Probe.OUT_OF_RANGE)),
                     Distributions.auc(nanos.get(Probe.UNKNOWN_RKEY), nanos.get(Probe.NO_PERMISSION)),
