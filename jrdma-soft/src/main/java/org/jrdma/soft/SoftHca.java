@@ -46,6 +46,7 @@ public final class SoftHca {
     private final IntMap<SoftQp> qpsByNumber = new IntMap<>();
     private volatile SoftQp[] qps = new SoftQp[0];
     private final Engine engine;
+    private final DropLog dropLog;
     private volatile long firstTxNanos;
     private volatile boolean portActive = true;
     private volatile boolean fatal;
@@ -80,6 +81,7 @@ public final class SoftHca {
             this.drops = new Counters<>(DropReason.class);
         }
         this.engine = new Engine(this);
+        this.dropLog = new DropLog(spec.name(), options.clock());
     }
 
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
@@ -278,6 +280,12 @@ public final class SoftHca {
 
     void drop(DropReason reason) {
         drops.increment(reason);
+        dropLog.note(reason); // SEC-33: counted always, logged at most DropLog.LINES_PER_INTERVAL per second
+    }
+
+    /** The rate-limited drop log (SEC-33). */
+    DropLog dropLog() {
+        return dropLog;
     }
 
     long drops(DropReason reason) {
