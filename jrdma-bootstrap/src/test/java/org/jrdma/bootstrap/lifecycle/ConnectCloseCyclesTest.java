@@ -212,7 +212,7 @@ class ConnectCloseCyclesTest {
     }
 
     /** A soft device on a free 127.79.x.y (UDP 4791 free there), so parallel test runs never clash. */
-    private static SoftDevice device(String name) throws Exception {
+    static SoftDevice device(String name) throws Exception {
         int start = (int) (ProcessHandle.current().pid() % 200) * 250 + name.length();
         for (int i = 0; i < 1000; i++) {
             int n = (start + i * 7) % 60000;
