@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * RnrSuite proves that part). The application is not stuck with it: every blocking wait in the
  * API takes a deadline ({@link CompletionChannel#getEvent(Duration)} throws ETIMEDOUT), and
  * moving the QP to ERR at that deadline flushes the stuck WR — exactly one WR_FLUSH_ERR
- * completion, after which the QP sends nothing more. This is the documented pattern (README
- * "Operation deadlines").
+ * completion, after which the QP sends nothing more. This is the documented pattern
+ * (docs/catalogue/dos-lifecycle.md, "Operation deadlines").
  */
 class RnrDeadlineTest {
     @Test
