@@ -47,6 +47,8 @@ public final class CmId implements AutoCloseable {
     private final PortSpace portSpace;
     private final Object context;
     private final AtomicInteger pendingRequests = new AtomicInteger();
+    /** Untaken CONNECT_REQUESTs per peer address (SEC-31); guarded by itself. */
+    private final java.util.Map<java.net.InetAddress, Integer> pendingByPeer = new java.util.HashMap<>();
     private final List<CmAgent> listenAgents = new ArrayList<>();
     private final List<AddressHandle> ahs = new ArrayList<>();
     private volatile boolean listening;
@@ -486,6 +488,36 @@ public final class CmId implements AutoCloseable {
 
     void requestRetrieved() {
         pendingRequests.updateAndGet(n -> Math.max(0, n - 1));
+    }
+
+    /**
+     * The most connection requests from one peer address that may wait untaken in this
+     * listener's backlog: half of it (at least 1). RELIABILITY-SECURITY SEC-31 (ReDMArk M7,
+     * per-client limits): one host flooding REQs fills at most half the backlog, so another
+     * host's request still finds a slot. A REQ over the limit is dropped unanswered like one
+     * over the backlog, so a legitimate peer's retry gets in once the application takes events.
+     */
+    int perPeerPending() {
+        return Math.max(1, backlog / 2);
+    }
+
+    /** Takes one of {@code peer}'s per-peer slots (after {@link #reserveBacklog}); false when it has {@link #perPeerPending} waiting. */
+    boolean reservePeerSlot(java.net.InetAddress peer) {
+        synchronized (pendingByPeer) {
+            int n = pendingByPeer.getOrDefault(peer, 0);
+            if (n >= perPeerPending()) {
+                return false;
+            }
+            pendingByPeer.put(peer, n + 1);
+            return true;
+        }
+    }
+
+    /** The application took a CONNECT_REQUEST from {@code peer}: its per-peer slot is free again. */
+    void peerRequestRetrieved(java.net.InetAddress peer) {
+        synchronized (pendingByPeer) {
+            pendingByPeer.computeIfPresent(peer, (k, n) -> n <= 1 ? null : n - 1);
+        }
     }
 
     // ---- destroying ----

@@ -101,6 +101,10 @@ public final class EventChannel implements AutoCloseable {
     private static void retrieved(CmEvent e) {
         if (e.type() == CmEventType.CONNECT_REQUEST && e.listenId() != null) {
             e.listenId().requestRetrieved(); // frees a backlog slot, as ucma_get_event does
+            java.net.InetSocketAddress peer = e.id() == null ? null : e.id().peerAddress();
+            if (peer != null) {
+                e.listenId().peerRequestRetrieved(peer.getAddress()); // and the peer's share of it (SEC-31)
+            }
         }
     }
 

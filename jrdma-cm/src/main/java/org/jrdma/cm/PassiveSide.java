@@ -48,6 +48,11 @@ final class PassiveSide {
             a.counters().drop("backlog_full");
             return;
         }
+        if (!listener.reservePeerSlot(src)) {
+            listener.requestRetrieved(); // gives the backlog slot back
+            a.counters().drop("peer_pending_limit"); // SEC-31: this peer has half the backlog already
+            return;
+        }
         CmId id = CmId.passive(listener, a, new InetSocketAddress(cma.destination(), ServiceId.port(req.serviceId())),
                 new InetSocketAddress(src, cma.sourcePort()));
         CmConn c = id.conn();

@@ -49,6 +49,7 @@ public final class SoftHca {
     private final Quarantine retiredQpns = new Quarantine(Quarantine.DEFAULT_CAPACITY);
     private volatile SoftQp[] qps = new SoftQp[0];
     private final Engine engine;
+    private final DropLog dropLog;
     private volatile long firstTxNanos;
     private volatile boolean portActive = true;
     private volatile boolean fatal;
@@ -83,6 +84,7 @@ public final class SoftHca {
             this.drops = new Counters<>(DropReason.class);
         }
         this.engine = new Engine(this);
+        this.dropLog = new DropLog(spec.name(), options.clock());
     }
 
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
@@ -281,6 +283,12 @@ public final class SoftHca {
 
     void drop(DropReason reason) {
         drops.increment(reason);
+        dropLog.note(reason); // SEC-33: counted always, logged at most DropLog.LINES_PER_INTERVAL per second
+    }
+
+    /** The rate-limited drop log (SEC-33). */
+    DropLog dropLog() {
+        return dropLog;
     }
 
     long drops(DropReason reason) {

@@ -197,6 +197,7 @@ class RcRecoveryTest {
         }
     }
 
+    /** RELIABILITY-SECURITY REL-01: a bad ICRC is a silent, counted drop; the timeout resends and the data lands intact. */
     @Test
     void aCorruptedPacketIsDroppedCountedAndResent() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];

@@ -40,7 +40,9 @@ public abstract class RdmaOrderingSuite extends RdmaSuiteBase {
      * Four READs fill A's buffer from B, then a fenced WR sends that buffer back to another place
      * at B. Without the fence the provider may gather before the READ responses have landed and
      * send stale canary bytes: the data dependency makes the ordering visible. Ten rounds with
-     * fresh data, 64 KiB at MTU 1024 (64 response packets per round).
+     * fresh data, 64 KiB at MTU 1024 (64 response packets per round). RELIABILITY-SECURITY REL-28
+     * (the siw fence bug): the four READs fill max_rd_atomic (4), and the fenced WR must wait for
+     * all of them, not just the first.
      */
     @ParameterizedTest(name = "fenced {0}")
     @EnumSource(value = WrOpcode.class, names = {"RDMA_WRITE", "SEND"})

@@ -26,6 +26,7 @@ class IcrcCrossCheckTest {
         }
     }
 
+    /** RELIABILITY-SECURITY REL-02's golden vectors: every stored vector's ICRC is the one scapy computed. */
     @Test
     void ourIcrcMatchesScapyOnEveryVector() throws IOException {
         List<String> lines = lines();

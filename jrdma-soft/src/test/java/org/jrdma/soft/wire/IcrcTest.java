@@ -83,7 +83,10 @@ class IcrcTest {
         assertThat(Hex.of(udp, 0, udp.capacity())).isEqualTo("0430ffff0000001280000100" + "68656c6c6f000000" + "2739208a");
     }
 
-    /** TOS, TTL, IP checksum, UDP checksum and BTH byte 4 are masked (§1.8): changing them changes nothing. */
+    /**
+     * TOS, TTL, IP checksum, UDP checksum and BTH byte 4 are masked (§1.8): changing them changes
+     * nothing (RELIABILITY-SECURITY REL-02; the IPv6 masks: ipv6AgreesWithTheWholePacketForm).
+     */
     @ParameterizedTest
     @ValueSource(ints = {1, 8, 10, 11, 26, 27, 28 + 4})
     void maskedFieldsDoNotAffectTheIcrc(int byteIndex) {
