@@ -23,7 +23,7 @@ final class Handshake {
     private Handshake() {
     }
 
-    static ConnInfo run(MessageChannel channel, Role role, ConnInfo local, TcpOptions options, ExchangeListener listener) {
+    static ConnInfo run(Link channel, Role role, ConnInfo local, TcpOptions options, ExchangeListener listener) {
         ConnInfoCodec codec = options.codec();
         String what = "peer's " + codec.name() + " message";
         // Both buffers are sized by the codec before the peer says anything (OOB-02).
