@@ -32,6 +32,9 @@ final class TlsLink implements Link {
         return t;
     });
 
+    /** Sent by both sides once the TLS handshake is done; 8 bytes. */
+    static final byte[] CONFIRM = "JRDMATLS".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private final SSLSocket socket;
     private final String peer;
     private volatile boolean expired;
@@ -65,6 +68,13 @@ final class TlsLink implements Link {
                 l.socket.startHandshake();
                 return null;
             });
+            // In TLS 1.3 a client's handshake is complete before the server has checked the
+            // client's certificate; a refusal arrives only with the next read. Each side
+            // therefore sends a confirmation and waits for the peer's, so a refused client
+            // learns it here — before RcConnector creates its QP (OOB-11).
+            link.writeAll(CONFIRM, timeout, "our TLS confirmation");
+            byte[] theirs = new byte[CONFIRM.length];
+            link.readExactly(theirs, timeout, "peer's TLS confirmation", TlsLink::checkConfirm);
             return link;
         } catch (IOException e) {
             MessageChannel.closeQuietly(raw);
@@ -130,6 +140,13 @@ final class TlsLink implements Link {
             throw new ExchangeIoException(what, e);
         } finally {
             alarm.cancel(false);
+        }
+    }
+
+    private static void checkConfirm(byte[] partial, int length) {
+        if (!java.util.Arrays.equals(partial, 0, length, CONFIRM, 0, length)) {
+            throw new org.jrdma.bootstrap.MalformedMessageException("confirmation", "expected \"JRDMATLS\", got "
+                    + org.jrdma.bootstrap.Excerpt.of(partial, 0, length));
         }
     }
 
