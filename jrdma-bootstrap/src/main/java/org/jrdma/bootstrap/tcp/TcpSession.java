@@ -50,7 +50,12 @@ final class TcpSession implements AuthenticatingExchange.Session {
         }
         used = true;
         if (options.security() instanceof TcpSecurity.Plain) {
-            ConnInfo peer = Handshake.run(link, role, local, options, listener);
+            ConnInfo peer;
+            try {
+                peer = Handshake.run(link, role, local, options, listener);
+            } finally {
+                close();
+            }
             beforeReply.accept(peer);
             return peer;
         }
@@ -59,20 +64,28 @@ final class TcpSession implements AuthenticatingExchange.Session {
         byte[] theirs = new byte[codec.size()];
         String what = "peer's " + codec.name() + " message";
         ConnInfo peer;
-        if (role == Handshake.Role.CLIENT) {
-            link.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
-            listener.emit(Phase.SENT, mine.length + " bytes");
-            link.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
-            peer = codec.decode(theirs);
-            beforeReply.accept(peer);
-        } else {
-            link.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
-            peer = codec.decode(theirs);
-            beforeReply.accept(peer);
-            link.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
-            listener.emit(Phase.SENT, mine.length + " bytes");
+        // The channel is closed before the exchange returns and before the client's QP is
+        // connected, as in the plain exchange; the server connects its QP before it answers.
+        try {
+            if (role == Handshake.Role.CLIENT) {
+                link.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
+                listener.emit(Phase.SENT, mine.length + " bytes");
+                link.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
+                peer = codec.decode(theirs);
+                listener.emit(Phase.RECEIVED, theirs.length + " bytes");
+                close();
+                beforeReply.accept(peer);
+            } else {
+                link.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
+                peer = codec.decode(theirs);
+                beforeReply.accept(peer);
+                link.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
+                listener.emit(Phase.SENT, mine.length + " bytes");
+                listener.emit(Phase.RECEIVED, theirs.length + " bytes");
+            }
+        } finally {
+            close();
         }
-        listener.emit(Phase.RECEIVED, theirs.length + " bytes");
         return peer;
     }
 
