@@ -20,6 +20,9 @@ interface Link extends AutoCloseable {
 
     String peerAddress();
 
+    /** The peer's IP address, or null if it cannot be known. */
+    java.net.InetAddress peerInetAddress();
+
     @Override
     void close();
 }

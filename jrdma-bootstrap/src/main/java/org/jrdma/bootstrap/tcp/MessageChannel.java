@@ -104,6 +104,15 @@ final class MessageChannel implements Link {
     }
 
     @Override
+    public java.net.InetAddress peerInetAddress() {
+        try {
+            return channel.getRemoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
     public String peerAddress() {
         try {
             return String.valueOf(channel.getRemoteAddress());

@@ -67,6 +67,11 @@ final class PskLink implements Link {
     }
 
     @Override
+    public java.net.InetAddress peerInetAddress() {
+        return channel.peerInetAddress();
+    }
+
+    @Override
     public String peerAddress() {
         return channel.peerAddress();
     }

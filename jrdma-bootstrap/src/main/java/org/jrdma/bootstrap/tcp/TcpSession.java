@@ -71,13 +71,13 @@ final class TcpSession implements AuthenticatingExchange.Session {
                 link.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
                 listener.emit(Phase.SENT, mine.length + " bytes");
                 link.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
-                peer = codec.decode(theirs);
+                peer = Handshake.checkBinding(codec.decode(theirs), link, options);
                 listener.emit(Phase.RECEIVED, theirs.length + " bytes");
                 close();
                 beforeReply.accept(peer);
             } else {
                 link.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
-                peer = codec.decode(theirs);
+                peer = Handshake.checkBinding(codec.decode(theirs), link, options);
                 beforeReply.accept(peer);
                 link.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
                 listener.emit(Phase.SENT, mine.length + " bytes");

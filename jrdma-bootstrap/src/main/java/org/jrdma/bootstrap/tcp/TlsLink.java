@@ -151,6 +151,11 @@ final class TlsLink implements Link {
     }
 
     @Override
+    public java.net.InetAddress peerInetAddress() {
+        return socket.getInetAddress();
+    }
+
+    @Override
     public String peerAddress() {
         return peer;
     }

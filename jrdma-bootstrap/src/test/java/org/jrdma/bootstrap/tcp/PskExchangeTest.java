@@ -56,7 +56,7 @@ class PskExchangeTest {
     }
 
     private static TcpOptions binaryPsk() {
-        return new TcpOptions(SeedBinaryCodec.INSTANCE, false, GENEROUS, GENEROUS, TcpSecurity.psk(KEY));
+        return TcpOptions.seedBinary().withTimeout(GENEROUS).withSecurity(TcpSecurity.psk(KEY));
     }
 
     private static TcpOptions psk(PreSharedKey key) {
