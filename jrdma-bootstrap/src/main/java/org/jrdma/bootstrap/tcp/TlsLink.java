@@ -72,9 +72,16 @@ final class TlsLink implements Link {
             // client's certificate; a refusal arrives only with the next read. Each side
             // therefore sends a confirmation and waits for the peer's, so a refused client
             // learns it here — before RcConnector creates its QP (OOB-11).
-            link.writeAll(CONFIRM, timeout, "our TLS confirmation");
-            byte[] theirs = new byte[CONFIRM.length];
-            link.readExactly(theirs, timeout, "peer's TLS confirmation", TlsLink::checkConfirm);
+            try {
+                link.writeAll(CONFIRM, timeout, "our TLS confirmation");
+                byte[] theirs = new byte[CONFIRM.length];
+                link.readExactly(theirs, timeout, "peer's TLS confirmation", TlsLink::checkConfirm);
+            } catch (ExchangeIoException | PeerClosedException e) {
+                // The alert may lose the race with our write (a broken pipe instead of
+                // "bad_certificate"); either way the peer refused to go on after the handshake.
+                throw new AuthenticationException("TLS with " + peer + ": the peer ended the connection right after the"
+                        + " handshake, as TLS 1.3 does when it refuses our certificate (" + e.getMessage() + ")", e);
+            }
             return link;
         } catch (IOException e) {
             MessageChannel.closeQuietly(raw);
