@@ -47,6 +47,17 @@ public final class RcConnector {
     }
 
     public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
+        if (exchange instanceof AuthenticatingExchange auth && auth.authenticates()) {
+            // OOB-11, AUTH-01: the peer proves its key or certificate before the QP exists, so a
+            // wrong peer costs no QP and learns no QPN, PSN or GID.
+            try (AuthenticatingExchange.Session session = auth.authenticate(listener)) {
+                return connectAuthenticated(pd, session, o, listener);
+            }
+        }
+        return connectAuthenticated(pd, exchange, o, listener);
+    }
+
+    private static RcConnection connectAuthenticated(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
         QueuePair qp = pd.createQp(new QpInitAttr().qpType(o.qpType()).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
         AddressHandle udAh = null;
         try {

@@ -56,6 +56,7 @@ class ConnInfoCodecPropertiesTest {
         }
     }
 
+    /** OOB-08: a PSN ≥ 2^24 is always refused by both codecs. */
     @Test
     void aPsnAbove24BitsIsAlwaysRefused() {
         Random r = new Random(18518);

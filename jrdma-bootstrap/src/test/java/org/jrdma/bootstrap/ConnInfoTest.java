@@ -29,6 +29,7 @@ class ConnInfoTest {
         assertField(() -> new ConnInfo(lid, 0x12, 0, GID), "lid");
     }
 
+    /** OOB-08: QPN 0, 1, 0xffffff, ≥ 2^24 refused with a field-specific error. */
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 0xFFFFFF, 0x1000000, -1})
     void refusesSpecialAndOversizedQpns(int qpn) {
@@ -43,12 +44,14 @@ class ConnInfoTest {
         assertThatThrownBy(() -> new ConnInfo(0, -1, 0, GID)).hasMessageContaining("0xffffffff");
     }
 
+    /** OOB-08: a PSN ≥ 2^24 is refused, never masked as rxe does. */
     @ParameterizedTest
     @ValueSource(ints = {-1, 0x1000000, Integer.MAX_VALUE})
     void refusesAPsnOutside24BitsInsteadOfMaskingIt(int psn) {
         assertField(() -> new ConnInfo(0, 0x12, psn, GID), "psn");
     }
 
+    /** OOB-08: a multicast GID (ff00::/8) is not a unicast peer. */
     @Test
     void refusesAMissingOrMulticastGid() {
         assertField(() -> new ConnInfo(0, 0x12, 0, null), "gid");

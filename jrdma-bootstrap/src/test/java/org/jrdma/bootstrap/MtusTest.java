@@ -16,6 +16,7 @@ class MtusTest {
         assertThat(Mtus.parse("4096")).isEqualTo(Mtu.MTU_4096);
     }
 
+    /** OOB-08: MTU ∉ {256…4096} refused naming the field. */
     @ParameterizedTest
     @ValueSource(ints = {0, 100, 8192, -1024, 1500, 9000})
     void refusesOtherSizesNamingTheField(int bytes) {

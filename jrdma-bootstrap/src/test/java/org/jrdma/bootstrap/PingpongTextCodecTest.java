@@ -76,6 +76,7 @@ class PingpongTextCodecTest {
                 .flatMap(offset -> Stream.of('-', ' ', '0', ';', '\0').map(c -> Arguments.of(offset, c)));
     }
 
+    /** OOB-08: non-hex digits (signs, floats) in any field are refused naming the field. */
     @ParameterizedTest
     @MethodSource("digitOffsets")
     void refusesANonHexCharacterAtEveryDigitPosition(int offset, String field) {
@@ -100,6 +101,7 @@ class PingpongTextCodecTest {
         assertMalformed(message, "terminator");
     }
 
+    /** OOB-08: hex strings with trailing garbage are refused. */
     @Test
     void refusesTrailingGarbage() {
         byte[] withGarbage = Arrays.copyOf(RXE_CLIENT, 53);
@@ -123,6 +125,7 @@ class PingpongTextCodecTest {
         assertThat(CODEC.decode(text("0000:000012:e3de62:00000000000000000000000000000000")).gid().isZero()).isTrue();
     }
 
+    /** OOB-06: a foreign protocol is refused from its first byte. */
     @Test
     void refusesAForeignProtocolFromItsFirstByte() {
         byte[] http = "GET / HTTP/1.1\r\nHost: x\r\n".getBytes(US_ASCII);
@@ -139,6 +142,7 @@ class PingpongTextCodecTest {
         }
     }
 
+    /** OOB-16: errors quote at most 64 bytes of peer input, escaped. */
     @Test
     void quotesAtMost64BytesOfPeerInput() {
         byte[] huge = new byte[10_000];

@@ -23,7 +23,7 @@ final class Handshake {
     private Handshake() {
     }
 
-    static ConnInfo run(MessageChannel channel, Role role, ConnInfo local, TcpOptions options, ExchangeListener listener) {
+    static ConnInfo run(Link channel, Role role, ConnInfo local, TcpOptions options, ExchangeListener listener) {
         ConnInfoCodec codec = options.codec();
         String what = "peer's " + codec.name() + " message";
         // Both buffers are sized by the codec before the peer says anything (OOB-02).
@@ -33,7 +33,7 @@ final class Handshake {
         channel.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
         listener.emit(Phase.SENT, mine.length + " bytes");
         channel.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
-        ConnInfo peer = codec.decode(theirs);
+        ConnInfo peer = checkBinding(codec.decode(theirs), channel, options);
 
         if (options.doneTerminator()) {
             if (role == Role.CLIENT) {
@@ -44,6 +44,26 @@ final class Handshake {
             }
         }
         listener.emit(Phase.RECEIVED, theirs.length + " bytes");
+        return peer;
+    }
+
+    /**
+     * OOB-09 strict mode: the GID must be the peer's own address, else a peer (or a forger of its
+     * message) could direct our RDMA writes at a third host. Checked before the QP is touched.
+     */
+    static ConnInfo checkBinding(ConnInfo peer, Link link, TcpOptions options) {
+        if (!options.bindGidToPeer()) {
+            return peer;
+        }
+        java.net.InetAddress address = link.peerInetAddress();
+        if (address == null) {
+            throw new MalformedMessageException("gid", "the exchange's peer address is unknown, so the GID cannot be bound to it");
+        }
+        org.jrdma.verbs.Gid expected = org.jrdma.verbs.Gid.of(address);
+        if (!expected.equals(peer.gid())) {
+            throw new MalformedMessageException("gid", peer.gid() + " is not the address the exchange came from ("
+                    + address.getHostAddress() + ", GID " + expected + "): strict mode binds the data path to that peer");
+        }
         return peer;
     }
 

@@ -19,12 +19,7 @@ import org.jrdma.bootstrap.PeerClosedException;
  * against an absolute deadline (a blocking {@code Socket} has no write timeout, and SO_TIMEOUT
  * restarts on every byte, which is exactly what a slowloris peer exploits, OOB-04).
  */
-final class MessageChannel implements AutoCloseable {
-    /** Checks the bytes received so far; throws to refuse them early (OOB-06). */
-    @FunctionalInterface
-    interface PrefixCheck {
-        void check(byte[] partial, int length);
-    }
+final class MessageChannel implements Link {
 
     private final SocketChannel channel;
     private final Selector selector;
@@ -67,7 +62,8 @@ final class MessageChannel implements AutoCloseable {
     }
 
     /** Writes all of {@code bytes}; the first write() carries the whole message. */
-    void writeAll(byte[] bytes, Duration timeout, String what) {
+    @Override
+    public void writeAll(byte[] bytes, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer out = ByteBuffer.wrap(bytes);
         try {
@@ -86,7 +82,8 @@ final class MessageChannel implements AutoCloseable {
      * Fills {@code into} exactly, looping over short reads, under one absolute deadline for the
      * whole message; never reads past it, so what the peer sends next stays in the socket.
      */
-    void readExactly(byte[] into, Duration timeout, String what, PrefixCheck check) {
+    @Override
+    public void readExactly(byte[] into, Duration timeout, String what, PrefixCheck check) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer in = ByteBuffer.wrap(into);
         try {
@@ -106,7 +103,17 @@ final class MessageChannel implements AutoCloseable {
         }
     }
 
-    String peerAddress() {
+    @Override
+    public java.net.InetAddress peerInetAddress() {
+        try {
+            return channel.getRemoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public String peerAddress() {
         try {
             return String.valueOf(channel.getRemoteAddress());
         } catch (IOException e) {
@@ -137,6 +144,17 @@ final class MessageChannel implements AutoCloseable {
         if (Thread.currentThread().isInterrupted()) {
             throw new ExchangeIoException(step.label(), new InterruptedIOException("interrupted"));
         }
+    }
+
+    /**
+     * Hands the socket over to blocking I/O (for the TLS layer, TlsLink): the selector is closed
+     * and this object must not be used again; the channel is the caller's to close.
+     */
+    SocketChannel toBlocking() throws IOException {
+        key.cancel();
+        selector.close();
+        channel.configureBlocking(true);
+        return channel;
     }
 
     /** Closing the selector first deregisters the key, so the channel's close releases the socket at once. */

@@ -30,8 +30,32 @@ public final class TcpClientExchange implements TcpExchange {
     }
 
     @Override
+    public boolean authenticates() {
+        return !(options.security() instanceof TcpSecurity.Plain);
+    }
+
+    @Override
+    public Session authenticate(ExchangeListener events) {
+        MessageChannel channel = null;
+        try {
+            channel = connect();
+            events.emit(Phase.CONNECTED, channel.peerAddress());
+            return TcpSession.open(channel, Handshake.Role.CLIENT, options, events);
+        } catch (RuntimeException e) {
+            MessageChannel.closeQuietly(channel);
+            events.emit(Phase.CLOSED, "");
+            throw e;
+        }
+    }
+
+    @Override
     public ConnInfo exchange(ConnInfo local, ExchangeListener events) {
         Objects.requireNonNull(local, "local");
+        if (authenticates()) {
+            try (Session session = authenticate(events)) {
+                return session.exchange(local, events);
+            }
+        }
         MessageChannel channel = null;
         try {
             channel = connect();

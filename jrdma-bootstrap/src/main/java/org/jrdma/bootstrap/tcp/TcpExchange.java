@@ -2,14 +2,15 @@ package org.jrdma.bootstrap.tcp;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import org.jrdma.bootstrap.Exchange;
+import org.jrdma.bootstrap.AuthenticatingExchange;
 
 /**
  * The default out-of-band channel: TCP, rc_pingpong style (ROCEV2-FACTS §5.1). The server
  * accepts exactly one peer; the client connects to it. Each side writes its message, reads the
- * peer's, and closes every socket before {@link #exchange} returns.
+ * peer's, and closes every socket before {@link #exchange} returns. With a pre-shared key or
+ * TLS ({@link TcpOptions#security}) the peer is authenticated first (README "Authenticated exchange").
  */
-public sealed interface TcpExchange extends Exchange permits TcpServerExchange, TcpClientExchange {
+public sealed interface TcpExchange extends AuthenticatingExchange permits TcpServerExchange, TcpClientExchange {
     /** rc_pingpong's and perftest's default port. */
     int DEFAULT_PORT = 18515;
 

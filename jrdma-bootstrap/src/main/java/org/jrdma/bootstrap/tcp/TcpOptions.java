@@ -17,37 +17,56 @@ import org.jrdma.bootstrap.SeedBinaryCodec;
  * @param acceptTimeout  how long a server waits for its one peer; separate from {@code ioTimeout}
  *                       because a tool's server waits for a human to start the client, while a
  *                       connected peer that stalls should be cut off quickly
+ * @param security       {@link TcpSecurity#plain()} (rc_pingpong's exchange, the default), a
+ *                       pre-shared key or TLS; the latter two authenticate the peer before
+ *                       any connection info is sent (OOB-11, AUTH-01)
+ * @param bindGidToPeer  strict mode (OOB-09): the peer's GID must be the RoCE GID of the address
+ *                       the exchange came from, so a peer (or whoever forged its message) cannot
+ *                       point our writes at a third host. Off by default: a host's exchange
+ *                       address and its RDMA address often differ (management network, loopback)
  */
-public record TcpOptions(ConnInfoCodec codec, boolean doneTerminator, Duration ioTimeout, Duration acceptTimeout) {
+public record TcpOptions(ConnInfoCodec codec, boolean doneTerminator, Duration ioTimeout, Duration acceptTimeout,
+        TcpSecurity security, boolean bindGidToPeer) {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     public TcpOptions {
         Objects.requireNonNull(codec, "codec");
+        Objects.requireNonNull(security, "security");
         requirePositive(ioTimeout, "ioTimeout");
         requirePositive(acceptTimeout, "acceptTimeout");
     }
 
     /** rc_pingpong-compatible: 52-byte text message, then "done", 10 s deadlines. */
     public static TcpOptions rcPingpong() {
-        return new TcpOptions(PingpongTextCodec.INSTANCE, true, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT);
+        return new TcpOptions(PingpongTextCodec.INSTANCE, true, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, TcpSecurity.plain(), false);
     }
 
     /** The seed's 28-byte binary message, no terminator, 10 s deadlines. */
     public static TcpOptions seedBinary() {
-        return new TcpOptions(SeedBinaryCodec.INSTANCE, false, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT);
+        return new TcpOptions(SeedBinaryCodec.INSTANCE, false, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, TcpSecurity.plain(), false);
     }
 
     /** The same deadline for connect, accept, write and read. */
     public TcpOptions withTimeout(Duration timeout) {
-        return new TcpOptions(codec, doneTerminator, timeout, timeout);
+        return new TcpOptions(codec, doneTerminator, timeout, timeout, security, bindGidToPeer);
     }
 
     public TcpOptions withIoTimeout(Duration timeout) {
-        return new TcpOptions(codec, doneTerminator, timeout, acceptTimeout);
+        return new TcpOptions(codec, doneTerminator, timeout, acceptTimeout, security, bindGidToPeer);
     }
 
     public TcpOptions withAcceptTimeout(Duration timeout) {
-        return new TcpOptions(codec, doneTerminator, ioTimeout, timeout);
+        return new TcpOptions(codec, doneTerminator, ioTimeout, timeout, security, bindGidToPeer);
+    }
+
+    /** The same exchange, authenticated (or not) as {@code s} says; both sides must agree. */
+    public TcpOptions withSecurity(TcpSecurity s) {
+        return new TcpOptions(codec, doneTerminator, ioTimeout, acceptTimeout, s, bindGidToPeer);
+    }
+
+    /** Strict mode on or off (OOB-09); see {@code bindGidToPeer}. */
+    public TcpOptions withGidBoundToPeer(boolean strict) {
+        return new TcpOptions(codec, doneTerminator, ioTimeout, acceptTimeout, security, strict);
     }
 
     private static void requirePositive(Duration d, String name) {

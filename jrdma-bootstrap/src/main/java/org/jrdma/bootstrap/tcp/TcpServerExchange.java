@@ -67,8 +67,47 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
     }
 
     @Override
+    public boolean authenticates() {
+        return !(options.security() instanceof TcpSecurity.Plain);
+    }
+
+    @Override
+    public Session authenticate(ExchangeListener events) {
+        ServerSocketChannel server = null;
+        MessageChannel channel = null;
+        try {
+            server = takeListener();
+            events.emit(Phase.LISTENING, String.valueOf(server.socket().getLocalSocketAddress()));
+            channel = MessageChannel.of(acceptOne(server));
+            MessageChannel.closeQuietly(server);
+            events.emit(Phase.CONNECTED, channel.peerAddress());
+            MessageChannel accepted = channel;
+            channel = null; // TcpSession.open owns it now, and closes it if authentication fails
+            return TcpSession.open(accepted, Handshake.Role.SERVER, options, events);
+        } catch (RuntimeException e) {
+            MessageChannel.closeQuietly(server);
+            MessageChannel.closeQuietly(channel);
+            events.emit(Phase.CLOSED, "");
+            throw e;
+        }
+    }
+
+    private synchronized ServerSocketChannel takeListener() {
+        bind();
+        used = true;
+        ServerSocketChannel server = listener;
+        listener = null;
+        return server;
+    }
+
+    @Override
     public ConnInfo exchange(ConnInfo local, ExchangeListener events) {
         Objects.requireNonNull(local, "local");
+        if (authenticates()) {
+            try (Session session = authenticate(events)) {
+                return session.exchange(local, events);
+            }
+        }
         ServerSocketChannel server = null;
         MessageChannel channel = null;
         try {

@@ -66,6 +66,7 @@ class FileExchangeTest {
         }
     }
 
+    /** OOB-12: written 0600 by write-then-atomic-rename, so never seen partial. */
     @Test
     void theFileHoldsTheRcPingpongTextAndIsPrivateWhileWaiting() throws Exception {
         assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
@@ -124,6 +125,7 @@ class FileExchangeTest {
                 .hasMessageContaining("1048576 bytes");
     }
 
+    /** OOB-12: a symlink is refused (O_NOFOLLOW). */
     @Test
     void aSymlinkAsThePeerFileIsRefused() throws Exception {
         FileExchange side = server("run-6");
@@ -144,6 +146,7 @@ class FileExchangeTest {
                 .hasMessageContaining("not a regular file");
     }
 
+    /** OOB-12: a group- or world-readable file is refused: it holds capabilities. */
     @Test
     void aPeerFileOthersCanReadIsRefused() throws Exception {
         assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"));
@@ -155,6 +158,7 @@ class FileExchangeTest {
                 .hasMessageContaining("0600");
     }
 
+    /** OOB-12: a stale file of another run (another session nonce) is never read. */
     @Test
     void aFileFromAnotherSessionIsNeverRead() throws Exception {
         writePrivate(server("old-run").peerFile(), PingpongTextCodec.INSTANCE.encode(TestInfos.CLIENT));
@@ -162,6 +166,7 @@ class FileExchangeTest {
                 .isInstanceOf(ExchangeTimeoutException.class);
     }
 
+    /** OOB-12: a rerun with the same session finds no stale data. */
     @Test
     void aRerunWithTheSameSessionFindsNoStaleData() throws Exception {
         Future<ConnInfo> atServer = threads.submit(() -> server("same").exchange(TestInfos.SERVER));

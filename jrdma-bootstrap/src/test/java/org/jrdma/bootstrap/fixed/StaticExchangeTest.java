@@ -65,6 +65,7 @@ class StaticExchangeTest {
         assertMalformed(() -> StaticExchange.fromPingpongText("0:12:e3de62:ffff0a4d0003"), "size");
     }
 
+    /** OOB-13 and OOB-08: duplicate and conflicting entries, hostile values (QPN 0/1/2^24/2^32-1, PSN ≥ 2^24, negative, float, trailing garbage, MTU ∉ IB MTUs, multicast GID) each refused naming the key. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("badConfigs")
     void refusesABadConfigNamingTheKey(String why, String config, String field) {
@@ -106,6 +107,7 @@ class StaticExchangeTest {
                 Arguments.of("too long", "#".repeat(5000), "size"));
     }
 
+    /** OOB-13: a self-loop (our own QPN and GID as the peer) is refused. */
     @Test
     void refusesItselfAsThePeer() {
         ConnInfo me = TestInfos.CLIENT;

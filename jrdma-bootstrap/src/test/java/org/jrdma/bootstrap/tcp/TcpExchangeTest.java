@@ -85,6 +85,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-05: one peer per server; every later connect is refused by the kernel, so nothing is allocated per extra caller. */
     @Test
     void serverClosesItsListeningSocketOnceItHasItsOnePeer() throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
@@ -167,6 +168,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-01: EOF mid-message is a typed error naming how many bytes came. */
     @Test
     void peerThatSends10BytesThenClosesIsAnUnexpectedEof() throws Exception {
         try (TcpServerExchange server = TcpExchange.server(LOOPBACK, 0, TcpOptions.rcPingpong()).bind()) {
@@ -184,6 +186,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-01 on the client side. */
     @Test
     void clientSeesAnUnexpectedEofToo() throws Exception {
         try (ServerSocket listener = new ServerSocket(0, 1, LOOPBACK)) {
@@ -201,6 +204,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-03: a silent peer is cut off at the deadline and the socket closed. */
     @Test
     void silentPeerTimesOutAtTheDeadlineAndTheSocketIsClosed() throws Exception {
         Duration deadline = Duration.ofMillis(300);
@@ -228,6 +232,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-04: the deadline is absolute, not restarted by each byte. */
     @Test
     void slowlorisPeerIsCutOffAtTheAbsoluteDeadline() throws Exception {
         Duration deadline = Duration.ofMillis(500);
@@ -260,6 +265,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-06: an HTTP request is refused at its first byte, not at the deadline. */
     @Test
     void anHttpRequestIsRefusedAsSoonAsItArrives() throws Exception {
         try (TcpServerExchange server = TcpExchange.server(LOOPBACK, 0, TcpOptions.rcPingpong().withTimeout(GENEROUS)).bind()) {
@@ -281,6 +287,7 @@ class TcpExchangeTest {
         }
     }
 
+    /** OOB-03: nobody comes: the accept deadline passes and the port is released. */
     @Test
     void acceptTimesOutAndReleasesThePort() throws Exception {
         TcpServerExchange server = TcpExchange.server(LOOPBACK, 0,

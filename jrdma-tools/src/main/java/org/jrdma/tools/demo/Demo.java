@@ -22,6 +22,7 @@ import org.jrdma.bootstrap.file.FileExchange;
 import org.jrdma.bootstrap.fixed.StaticExchange;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
+import org.jrdma.bootstrap.tcp.TcpSecurity;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
 import org.jrdma.soft.SoftContext;
 import org.jrdma.soft.SoftDevice;
@@ -44,6 +45,7 @@ public final class Demo {
     private final EndpointConfig config;
     private final Consumer<Phase> onPhase;
     private final Path pcap;
+    private TcpSecurity security = TcpSecurity.plain();
 
     public Demo(EndpointConfig config, Consumer<Phase> onPhase) {
         this(config, onPhase, null);
@@ -54,6 +56,12 @@ public final class Demo {
         this.config = config;
         this.onPhase = onPhase;
         this.pcap = pcap;
+    }
+
+    /** How the TCP exchange authenticates (plain by default: rc_pingpong's format). */
+    public Demo withSecurity(TcpSecurity s) {
+        this.security = java.util.Objects.requireNonNull(s, "security");
+        return this;
     }
 
     public DemoResult run() throws Exception {
@@ -225,11 +233,13 @@ public final class Demo {
     private Exchanges exchanges(RcEndpoint server, RcEndpoint client) throws IOException {
         return switch (config.bootstrap()) {
             case "tcp" -> {
-                TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout());
+                TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout()).withSecurity(security);
                 TcpServerExchange s = TcpExchange.server(InetAddress.getLoopbackAddress(), config.port(), options).bind();
                 int port = s.localPort();
                 yield new Exchanges(s, TcpExchange.client(InetAddress.getLoopbackAddress().getHostAddress(), port, options),
-                        "client → server 127.0.0.1:" + port + " (rc_pingpong's 52-byte messages, then \"done\")");
+                        "client → server 127.0.0.1:" + port + (security instanceof TcpSecurity.Plain
+                                ? " (rc_pingpong's 52-byte messages, then \"done\")"
+                                : " (pre-shared key: mutual proofs, then the 52-byte messages sealed)"));
             }
             case "file" -> {
                 Path dir = Files.createTempDirectory("jrdma-demo-");

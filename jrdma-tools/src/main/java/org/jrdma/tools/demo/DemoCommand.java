@@ -46,11 +46,21 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for the exchange and for each completion (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
+    @Option(names = "--psk-file", paramLabel = "FILE",
+            description = "Authenticate the TCP exchange with the pre-shared key in FILE (mode 600; README \"Authenticated exchange\"). Not rc_pingpong's wire format.")
+    java.nio.file.Path pskFile;
+
     @Override
     public Integer call() throws Exception {
         if (!bootstrap.equals("tcp") && !bootstrap.equals("file") && !bootstrap.equals("static") && !bootstrap.equals("cm")) {
             throw rc.usage("--bootstrap must be tcp, file, static or cm, not " + bootstrap);
         }
+        if (pskFile != null && !bootstrap.equals("tcp")) {
+            throw rc.usage("--psk-file authenticates the TCP exchange; it does not apply to --bootstrap " + bootstrap);
+        }
+        // Read (and its permissions checked) before anything is set up: a bad key file is a clear error at once.
+        org.jrdma.bootstrap.tcp.TcpSecurity security = pskFile == null ? org.jrdma.bootstrap.tcp.TcpSecurity.plain()
+                : org.jrdma.bootstrap.tcp.TcpSecurity.psk(org.jrdma.bootstrap.tcp.PreSharedKey.load(pskFile));
         EndpointConfig config = rc.toConfig(bootstrap, port, Duration.ofMillis(timeoutMs));
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
@@ -60,7 +70,7 @@ public final class DemoCommand implements Callable<Integer> {
             if (!json) {
                 printPhase(out, p);
             }
-        }, pcap).run();
+        }, pcap).withSecurity(security).run();
         if (json) {
             out.println(DemoJson.of(r));
         } else {

@@ -7,6 +7,8 @@ import java.util.concurrent.Callable;
 import org.jrdma.bootstrap.Exchange;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
+import org.jrdma.bootstrap.tcp.PreSharedKey;
+import org.jrdma.bootstrap.tcp.TcpSecurity;
 import org.jrdma.tools.Main;
 import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
@@ -68,6 +70,10 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion.")
     long timeoutMs;
 
+    @Option(names = "--psk-file", paramLabel = "FILE",
+            description = "Authenticate the TCP exchange with the pre-shared key in FILE (mode 600); both sides need it. Not rc_pingpong's wire format.")
+    java.nio.file.Path pskFile;
+
     @Override
     public Integer call() {
         if (gidIndex != 0) {
@@ -102,6 +108,12 @@ public final class PingpongCommand implements Callable<Integer> {
         // The server reads the client's message and connects its QP before answering, as
         // rdma-core's server does (see PingpongServerExchange); the client is the bootstrap's.
         Exchange exchange = server ? new PingpongServerExchange(port, config.timeout()) : TcpExchange.client(host, port, options);
+        if (pskFile != null) {
+            // Authenticated (AUTH-01): both sides prove the key before any QP exists; the
+            // bootstrap's server keeps rdma-core's order (QP at RTS before it answers).
+            options = options.withSecurity(TcpSecurity.psk(PreSharedKey.load(pskFile)));
+            exchange = server ? TcpExchange.server(port, options) : TcpExchange.client(host, port, options);
+        }
         try (RcEndpoint side = new RcEndpoint(dev, server ? "server" : "client",
                 server ? RcEndpoint.SERVER_SALT : RcEndpoint.CLIENT_SALT, config)) {
             side.connect(exchange);

@@ -1,0 +1,29 @@
+package org.jrdma.bootstrap;
+
+/**
+ * An exchange that can prove who the peer is before anything about us exists: {@link RcConnector}
+ * calls {@link #authenticate} first and creates the QP only once it returned, so a peer with the
+ * wrong key or certificate costs no QP, no MR and learns no QPN, PSN or GID (OOB-11, AUTH-01).
+ */
+public interface AuthenticatingExchange extends Exchange {
+    /** True when {@link #authenticate} really authenticates; false for the plain exchange, which then runs as before. */
+    boolean authenticates();
+
+    /**
+     * Opens the channel and authenticates the peer; the returned session swaps the connection
+     * info over the authenticated channel and must be closed.
+     *
+     * @throws AuthenticationException when the peer is not who it must be; the channel is closed
+     */
+    Session authenticate(ExchangeListener listener);
+
+    /**
+     * An authenticated channel, good for one swap. It is a {@link RcConnector.PeerFirstExchange}
+     * so the server can take its QP to RTS before its own info leaves (rc_pingpong's order).
+     */
+    interface Session extends RcConnector.PeerFirstExchange, AutoCloseable {
+        /** Closes the channel; idempotent. */
+        @Override
+        void close();
+    }
+}

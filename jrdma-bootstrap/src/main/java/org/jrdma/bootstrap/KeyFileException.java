@@ -1,0 +1,17 @@
+package org.jrdma.bootstrap;
+
+import java.nio.file.Path;
+
+/**
+ * A pre-shared key file we refuse to use: others may read it (as ssh refuses an unprotected
+ * private key), it is missing, too short or too long. The message names the file, never its content.
+ */
+public class KeyFileException extends BootstrapException {
+    public KeyFileException(Path file, String problem) {
+        super("key file " + file + ": " + problem);
+    }
+
+    public KeyFileException(Path file, String problem, Throwable cause) {
+        super("key file " + file + ": " + problem, cause);
+    }
+}
