@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Sequencing, duplicates and lost ACKs with an exact packet script (RELIABILITY-SECURITY §6.7:
- * REL-05, REL-08, REL-10). The other sequencing IDs are proven elsewhere: see
+ * REL-05, REL-06 class D, REL-08, REL-10). The other sequencing IDs are proven elsewhere: see
  * docs/catalogue/fuzz-sequencing.md.
  */
 class SequencingTest {
@@ -200,6 +200,54 @@ class SequencingTest {
             assertThat(made[0].sent().stream().filter(s -> s.opcode() == ScriptedDatagrams.ACKNOWLEDGE).findFirst())
                     .as("the first ACK to get through acknowledges every WR")
                     .hasValueSatisfying(a -> assertThat(a.psn()).isEqualTo(finalPsn));
+        }
+    }
+
+    /**
+     * REL-06 (class D): the harness replays old READ requests. One whose responder resource was
+     * recycled by a later READ (max_dest_rd_atomic 1) is dropped and counted — no response, no
+     * error, both QPs stay RTS; one whose resource is still there is answered again by re-reading
+     * memory (so the bytes are memory as it is now), and the requester drops that stale response.
+     */
+    @Test
+    void rel06ADuplicateReadIsReplayedFromItsResourceOrDroppedOnceItIsRecycled() throws Exception {
+        ScriptedDatagrams[] made = new ScriptedDatagrams[1];
+        SoftDevice dev = FreshDevices.fresh("seq",
+                SoftOptions.defaults().datagrams(ScriptedDatagrams.factory(o -> ScriptedDatagrams.Action.PASS, 0, made)));
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 1, 1 << 12, RcPair.REMOTE_ALL, RcPair.REMOTE_ALL, 1)) {
+            p.fill(p.bufB, 6);
+            for (int i = 0; i < 2; i++) { // request 0 and request 1: one READ at a time (depth 1)
+                p.a.postSend(new SendWorkRequest().wrId(i).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                        .sg(Sge.of(p.mrA, 256L * i, 100)).rdma(p.mrB.addr() + 256L * i, p.mrB.rkey()));
+                assertThat(RcPair.poll(p.cqA, 1, DEADLINE)).singleElement()
+                        .satisfies(wc -> assertThat(wc.status).isEqualTo(WcStatus.SUCCESS));
+            }
+            ScriptedDatagrams net = made[0];
+            assertThat(net.requestsOffered()).isEqualTo(2);
+            int read2Psn = net.psnOfRequest(1);
+
+            long dropped0 = p.hca().countersSnapshot().get("duplicates_dropped");
+            int mark = net.sent().size();
+            net.replay(0, 1, net.localAddress()); // READ 1: its resource now holds READ 2
+            RcPair.await(() -> p.hca().countersSnapshot().get("duplicates_dropped") == dropped0 + 1, DEADLINE,
+                    "the replayed READ 1 to be dropped");
+            assertThat(net.sent().stream().skip(mark).filter(s -> s.opcode() != 0x0C)).as("no answer to READ 1").isEmpty();
+
+            long dups0 = p.hca().countersSnapshot().get("duplicate_requests");
+            int mark2 = net.sent().size();
+            net.replay(1, 2, net.localAddress()); // READ 2: replayed from its resource
+            RcPair.await(() -> net.sent().stream().skip(mark2).anyMatch(s -> s.opcode() == 0x10 && s.psn() == read2Psn),
+                    DEADLINE, "READ 2 to be answered again");
+            assertThat(p.hca().countersSnapshot().get("duplicate_requests")).isGreaterThanOrEqualTo(dups0 + 1);
+            WorkCompletion[] wc = {new WorkCompletion()};
+            assertThat(p.cqA.poll(wc)).as("a stale READ response completes nothing").isZero();
+            assertThat(p.a.state()).isEqualTo(org.jrdma.verbs.QpState.RTS);
+            assertThat(p.b.state()).isEqualTo(org.jrdma.verbs.QpState.RTS);
+            // The connection still works.
+            p.postRecv(7, 0, 64);
+            p.send(8, 0, 64);
+            assertThat(RcPair.poll(p.cqB, 1, DEADLINE)).singleElement()
+                    .satisfies(w -> assertThat(w.status).isEqualTo(WcStatus.SUCCESS));
         }
     }
 }
