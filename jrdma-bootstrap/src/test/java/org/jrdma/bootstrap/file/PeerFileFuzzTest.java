@@ -29,7 +29,7 @@ class PeerFileFuzzTest {
     @Test
     void anyFileContentReadsAndDecodesOrFailsTyped(@TempDir Path dir) {
         Path file = dir.resolve("jrdma-fuzz.peer.conn");
-        Fuzz.run("peer file", 300, 0xF11E, c -> {
+        Fuzz.run("peer file", 300, 100, 0xF11E, c -> {
             Random r = c.random();
             ConnInfoCodec codec = CODECS.get(r.nextInt(CODECS.size()));
             ConnInfo info = randomInfo(r);

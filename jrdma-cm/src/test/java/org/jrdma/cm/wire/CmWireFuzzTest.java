@@ -34,7 +34,7 @@ class CmWireFuzzTest {
 
     @Test
     void mutatedMadsDecodeTheSameWhateverSurroundsThem() {
-        Fuzz.run("CM MAD mutated", 6_000, 0xC3A2, c -> {
+        Fuzz.run("CM MAD mutated", 6_000, 10, 0xC3A2, c -> {
             Random r = c.random();
             byte[] mad = RpingMads.ALL.get(r.nextInt(RpingMads.ALL.size())).mad().clone();
             // Mostly keep the length: a MAD is always 256 bytes, so the interesting bugs are inside.
@@ -50,7 +50,7 @@ class CmWireFuzzTest {
     /** A valid header and a random body: every message layout's reader meets garbage. */
     @Test
     void randomBodiesBehindAValidHeaderDecodeOrFailTyped() {
-        Fuzz.run("CM MAD random body", 6_000, 0xC3A3, c -> {
+        Fuzz.run("CM MAD random body", 6_000, 10, 0xC3A3, c -> {
             Random r = c.random();
             byte[] b = RpingMads.ALL.get(r.nextInt(RpingMads.ALL.size())).mad().clone();
             for (int i = Mad.HEADER_SIZE; i < Mad.SIZE; i++) {

@@ -70,7 +70,7 @@ class WireFuzzTest {
     /** Every prefix of a valid packet: a runt or bad length, or a shorter valid packet; never an exception. */
     @Test
     void everyTruncationOfAValidPacketIsHandled() {
-        Fuzz.run("RxPacket truncations", 120, 0xF0224, c -> {
+        Fuzz.run("RxPacket truncations", 120, 1000, 0xF0224, c -> {
             Random r = c.random();
             byte[] full = c.input(validPacket(r));
             for (int len = 0; len <= full.length; len++) {

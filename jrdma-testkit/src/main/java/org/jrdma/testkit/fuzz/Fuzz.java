@@ -76,8 +76,17 @@ public final class Fuzz {
 
     /** The number of cases: {@value #ITERATIONS} if set, else {@code ciIterations}. */
     public static long iterations(long ciIterations) {
+        return iterations(ciIterations, 1);
+    }
+
+    /**
+     * The number of cases when each case costs about {@code weight} ordinary ones (a case that
+     * parses every prefix of a packet): {@value #ITERATIONS} / weight if set (at least 1), else
+     * {@code ciIterations}. So one long-run count suits every loop.
+     */
+    public static long iterations(long ciIterations, int weight) {
         String v = System.getProperty(ITERATIONS);
-        return v == null || v.isBlank() ? ciIterations : Long.parseLong(v.strip());
+        return v == null || v.isBlank() ? ciIterations : Math.max(1, Long.parseLong(v.strip()) / weight);
     }
 
     /** The base seed: {@value #SEED} if set, else {@code defaultSeed}. */
@@ -93,7 +102,12 @@ public final class Fuzz {
      * @throws AssertionError naming the case seed and input of the first failing case
      */
     public static void run(String name, long ciIterations, long defaultSeed, Body body) {
-        long n = iterations(ciIterations);
+        run(name, ciIterations, 1, defaultSeed, body);
+    }
+
+    /** {@link #run(String, long, long, Body)} for cases that each cost about {@code weight} ordinary ones. */
+    public static void run(String name, long ciIterations, int weight, long defaultSeed, Body body) {
+        long n = iterations(ciIterations, weight);
         long base = seed(defaultSeed);
         long start = System.nanoTime();
         for (long i = 0; i < n; i++) {
