@@ -77,7 +77,9 @@ final class PassiveSide {
             }
         }
         c.mtu = theirs.value() < a.activeMtu().value() ? theirs : a.activeMtu();
-        c.ackTimeout = req.primaryPath().localAckTimeout();
+        // As Linux's ib_cm (packet_life_time = timeout − 1 if > 0, then av.timeout = life + 1): a
+        // REQ's 0 becomes 1, so a peer can never turn our retransmit timer off (REL-14).
+        c.ackTimeout = Math.max(1, req.primaryPath().localAckTimeout());
         c.state = CmState.REQ_RCVD;
         ConnParam peer = new ConnParam(null, req.initiatorDepth(), req.responderResources(), req.retryCount(),
                 req.rnrRetryCount(), req.endToEndFlowControl(), req.srq(), req.localQpn());

@@ -15,6 +15,7 @@ import org.jrdma.cm.wire.CmCodec;
 import org.jrdma.cm.wire.CmMad;
 import org.jrdma.cm.wire.CmaHeader;
 import org.jrdma.cm.wire.Dreq;
+import org.jrdma.cm.wire.Mad;
 import org.jrdma.cm.wire.PortSpace;
 import org.jrdma.cm.wire.Req;
 import org.jrdma.cm.wire.ServiceId;
@@ -53,6 +54,7 @@ class InMemoryLossTest extends CmFixture {
     void noRulesLeft() {
         network.clearRules();
         network.tap = null;
+        network.rewrite = null;
     }
 
     @AfterAll
@@ -123,6 +125,28 @@ class InMemoryLossTest extends CmFixture {
             Pair p = connected();
             disconnectBoth(p);
         }
+        quiet();
+    }
+
+    /**
+     * REL-14: a REQ whose primary local ACK timeout is 0 (no retransmit timer) must not turn the
+     * server's timer off; like Linux's ib_cm, the server uses 1 (8.2 µs) instead.
+     */
+    @Test
+    void rel14AReqWithAckTimeoutZeroCannotTurnTheServersRetransmitTimerOff() {
+        int at = Mad.HEADER_SIZE + 95; // REQ: Primary Local ACK Timeout, the top 5 bits of data byte 95
+        network.rewrite = mad -> {
+            if (((mad[16] & 0xFF) << 8 | mad[17] & 0xFF) == CmAttribute.REQ.id()) {
+                Req before = (Req) decode(mad).message();
+                assertThat((mad[at] & 0xFF) >>> 3).isEqualTo(before.primaryPath().localAckTimeout());
+                mad[at] &= 0x07;
+                assertThat(((Req) decode(mad).message()).primaryPath().localAckTimeout()).isZero();
+            }
+            return mad;
+        };
+        Pair p = connected();
+        assertThat(p.server().ep().qp.query().timeout()).isEqualTo(1);
+        assertThat(p.server().ep().qp.state()).isEqualTo(QpState.RTS);
         quiet();
     }
 

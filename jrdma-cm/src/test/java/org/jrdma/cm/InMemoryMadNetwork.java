@@ -33,6 +33,8 @@ final class InMemoryMadNetwork implements MadPort.Factory, AutoCloseable {
     private double lossRate;
     /** Sees every MAD sent through the network (before any rule), or null. */
     volatile java.util.function.Consumer<byte[]> tap;
+    /** Rewrites every MAD sent through the network (after the tap, before any rule), or null. */
+    volatile java.util.function.UnaryOperator<byte[]> rewrite;
     private Held held;
     final AtomicInteger delivered = new AtomicInteger();
     final AtomicInteger dropped = new AtomicInteger();
@@ -83,6 +85,10 @@ final class InMemoryMadNetwork implements MadPort.Factory, AutoCloseable {
         java.util.function.Consumer<byte[]> t = tap;
         if (t != null) {
             t.accept(mad.clone());
+        }
+        java.util.function.UnaryOperator<byte[]> rw = rewrite;
+        if (rw != null) {
+            mad = rw.apply(mad.clone());
         }
         int attr = (mad[16] & 0xFF) << 8 | mad[17] & 0xFF;
         Action action = null;

@@ -28,6 +28,7 @@ import org.jrdma.verbs.spi.QpTransitions;
  * this object, so a call never observes the engine half-way through a packet.
  */
 public final class SoftQp implements QueuePair {
+    private static final System.Logger LOG = System.getLogger(SoftQp.class.getName());
     private final SoftPd pd;
     private final SoftHca hca;
     private final SoftCq sendCq;
@@ -157,6 +158,16 @@ public final class SoftQp implements QueuePair {
             }
             if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask) && attr.maxDestRdAtomic() > SoftLimits.MAX_QP_RD_ATOM) {
                 throw new VerbsException(Errno.EINVAL, what + ": MAX_DEST_RD_ATOMIC " + attr.maxDestRdAtomic() + " exceeds " + SoftLimits.MAX_QP_RD_ATOM);
+            }
+            if (QpAttrMask.TIMEOUT.in(mask) && attr.timeout() == 0) {
+                // REL-14: timeout 0 turns the retransmit timer off, and a lost packet then hangs the QP
+                // until it is moved to ERR. Refused unless asked for explicitly; warned about when it is.
+                if (!attr.isTimeoutInfinite()) {
+                    throw new VerbsException(Errno.EINVAL, what + ": TIMEOUT 0 means no retransmit timer, so a lost packet"
+                            + " would stall the QP for ever; use QpAttr.timeoutInfinite() if that is really wanted");
+                }
+                LOG.log(System.Logger.Level.WARNING, "QP 0x{0}: timeout 0, no retransmit timer: a lost packet stalls it"
+                        + " until it is moved to ERR", Integer.toHexString(qpNum()));
             }
             InetSocketAddress peer = QpAttrMask.AV.in(mask) ? peerOf(what, attr.ahAttr()) : null;
 

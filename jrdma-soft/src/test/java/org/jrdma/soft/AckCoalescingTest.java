@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Coalesced ACKs: SENDs that arrive in one receive burst are acknowledged by one ACK for the
  * last of them. In INVOKER mode the test steps the engine itself, so the bursts are exact.
+ * REL-10: one ACK for PSN N stands for several WRs.
  */
 class AckCoalescingTest {
     @Test

@@ -37,6 +37,10 @@ class RcRecoveryTest {
         return (i, op, psn) -> op == opcode && seen[0]++ == n;
     }
 
+    /**
+     * REL-06, REL-09 (READ), REL-11: a lost middle READ response makes the requester re-issue the
+     * READ from the missing offset; the responder replays it from its resource (re-reading memory).
+     */
     @Test
     void aLostReadResponseIsAskedForAgainFromTheGapOnly() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];
@@ -56,6 +60,7 @@ class RcRecoveryTest {
         }
     }
 
+    /** REL-07: the retransmitted atomic gets the saved original value; the word is added to once. */
     @Test
     void aLostAtomicAckIsAnsweredFromTheSavedValueWithoutAddingTwice() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];
@@ -74,6 +79,7 @@ class RcRecoveryTest {
         }
     }
 
+    /** REL-09 (WRITE): go-back-N from the lost packet, with the right va bookkeeping; byte-exact. */
     @Test
     void aLostWritePacketIsResentAndTheWriteLandsOnce() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];
@@ -90,6 +96,7 @@ class RcRecoveryTest {
         }
     }
 
+    /** REL-09 (SEND), REL-08: one sequence NAK for the gap, go-back-N from the lost packet. */
     @Test
     void aLostMiddlePacketIsResentFromThatPacketAfterOneSequenceNak() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];
@@ -124,6 +131,7 @@ class RcRecoveryTest {
         }
     }
 
+    /** REL-05, REL-10: a lost ACK; the retransmitted SEND is a duplicate, re-ACKed, not executed again. */
     @Test
     void aLostAckIsRecoveredByTheTimerAndTheDuplicateIsReAckedNotReExecuted() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];
@@ -150,6 +158,7 @@ class RcRecoveryTest {
         }
     }
 
+    /** REL-12: blackholed peer: RETRY_EXC_ERR for the head WR, WR_FLUSH_ERR for the rest (unsignaled too). */
     @Test
     void aDeadPeerEndsInRetryExceededAndFlushesTheRest() {
         FilteringDatagrams[] made = new FilteringDatagrams[1];

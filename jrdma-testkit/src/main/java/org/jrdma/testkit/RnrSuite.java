@@ -109,7 +109,7 @@ public abstract class RnrSuite extends RdmaSuiteBase {
     }
 
     /**
-     * rdma-unit-test SendRnrInfiniteRetries: with rnr_retry 7 and a 10 µs timer the SEND is
+     * REL-13 (rnr_retry 7 is infinite), rdma-unit-test SendRnrInfiniteRetries: with rnr_retry 7 and a 10 µs timer the SEND is
      * retried thousands of times during the settle period and never completes; a receive
      * posted then lets it through.
      */

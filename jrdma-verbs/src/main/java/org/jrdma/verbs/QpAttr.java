@@ -26,6 +26,7 @@ public final class QpAttr {
     private int minRnrTimer;
     private int portNum;
     private int timeout;
+    private boolean timeoutInfinite;
     private int retryCnt;
     private int rnrRetry;
 
@@ -119,9 +120,27 @@ public final class QpAttr {
         return set(QpAttrMask.PORT);
     }
 
+    /**
+     * The local ACK timeout, 4.096 µs × 2^t. 0 means no retransmit timer at all (IBA), so one lost
+     * packet stalls the QP for ever; a provider may refuse 0 set this way (the soft provider does,
+     * RELIABILITY-SECURITY REL-14) and take it only through {@link #timeoutInfinite()}.
+     */
     public QpAttr timeout(int t) {
         timeout = t;
+        timeoutInfinite = false;
         return set(QpAttrMask.TIMEOUT);
+    }
+
+    /** Timeout 0, no retransmit timer, asked for explicitly (REL-14: never by accident). */
+    public QpAttr timeoutInfinite() {
+        timeout(0);
+        timeoutInfinite = true;
+        return this;
+    }
+
+    /** Whether timeout 0 was asked for through {@link #timeoutInfinite()}. */
+    public boolean isTimeoutInfinite() {
+        return timeoutInfinite;
     }
 
     public QpAttr retryCnt(int n) {

@@ -8,7 +8,10 @@ import org.jrdma.soft.wire.Psn;
  * What a responder remembers of the READs and atomics it executed (rxe resp.resources): a ring
  * of max_dest_rd_atomic entries, the oldest recycled. A duplicate READ is replayed from its
  * entry (re-reading memory, re-checking the region), a duplicate atomic is answered with the
- * saved original value and never executed twice (IBA C9-148, REL-06/07). The ring also holds
+ * saved original value and never executed twice (IBA C9-148, REL-06/07). A replayed READ
+ * carries memory as it is at the replay, which may differ from what the first response carried
+ * if the region was written in between (as in rxe); a duplicate whose entry was recycled is
+ * dropped (class D) and the requester's retries end in RETRY_EXC_ERR. The ring also holds
  * the READ reply in progress, which the engine sends a bounded number of packets at a time.
  */
 final class ResponderResources {

@@ -157,7 +157,12 @@ public final class Icrc {
         return finish(prefixLength, packet, udp + UDP_HEADER_LENGTH, payloadLength);
     }
 
-    /** Checks a whole captured IP packet ({@link #computeIpPacket}); false when it is too short. */
+    /**
+     * Checks a whole captured IP packet ({@link #computeIpPacket}); false when its UDP payload is
+     * too short for a BTH and ICRC.
+     *
+     * @throws IllegalArgumentException if it is not such a packet or the capture is shorter than its UDP length
+     */
     public boolean verifyIpPacket(ByteBuffer packet, int offset) {
         int udp = offset + ipHeaderLength(packet, offset);
         int payloadLength = udpPayloadLength(packet, udp);
@@ -166,18 +171,33 @@ public final class Icrc {
     }
 
     private static int ipHeaderLength(ByteBuffer packet, int offset) {
+        // A capture is input: check every length against the buffer before reading (REL-03, found
+        // by WireFuzzTest: a truncated capture used to throw IndexOutOfBoundsException).
+        if (offset < 0 || packet.limit() - offset < IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH) {
+            throw new IllegalArgumentException("too short for an IP and a UDP header: "
+                    + Math.max(0, packet.limit() - offset) + " bytes");
+        }
         int versionIhl = packet.get(offset) & 0xFF;
         if (versionIhl == 0x45 && packet.get(offset + 9) == IP_PROTO_UDP) {
             return IPV4_HEADER_LENGTH;
         }
         if (versionIhl >>> 4 == 6 && packet.get(offset + 6) == IP_PROTO_UDP) {
+            if (packet.limit() - offset < IPV6_HEADER_LENGTH + UDP_HEADER_LENGTH) {
+                throw new IllegalArgumentException("too short for an IPv6 and a UDP header: " + (packet.limit() - offset) + " bytes");
+            }
             return IPV6_HEADER_LENGTH;
         }
         throw new IllegalArgumentException("not UDP over IPv4 without options or IPv6 without extension headers");
     }
 
+    /** The UDP length field less the header; refused if it claims more bytes than were captured (REL-03). */
     private static int udpPayloadLength(ByteBuffer packet, int udp) {
-        return (packet.getShort(udp + 4) & 0xFFFF) - UDP_HEADER_LENGTH;
+        int payload = (packet.getShort(udp + 4) & 0xFFFF) - UDP_HEADER_LENGTH;
+        if (payload > packet.limit() - udp - UDP_HEADER_LENGTH) {
+            throw new IllegalArgumentException("UDP length " + (payload + UDP_HEADER_LENGTH) + " exceeds the "
+                    + (packet.limit() - udp) + " bytes captured after the IP header");
+        }
+        return payload;
     }
 
     // ---------------------------------------------------------------- placement

@@ -52,6 +52,8 @@ final class RpingConnection implements AutoCloseable {
     private final CompletionQueue cq;
     private final QueuePair qp;
     private final MemorySegment recvBuf;
+    /** Bytes the last receive completion delivered into {@link #recvBuf}. */
+    private int receivedBytes;
     private final MemorySegment sendBuf;
     private final MemoryRegion recvMr;
     private final MemoryRegion sendMr;
@@ -100,7 +102,7 @@ final class RpingConnection implements AutoCloseable {
     }
 
     RdmaInfo received() {
-        return RdmaInfo.readFrom(recvBuf);
+        return RdmaInfo.received(recvBuf, receivedBytes);
     }
 
     /**
@@ -120,6 +122,9 @@ final class RpingConnection implements AutoCloseable {
                     throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: " + c.status.str());
                 }
                 if (c.opcode == want) {
+                    if (want == WcOpcode.RECV) {
+                        receivedBytes = c.byteLen;
+                    }
                     return true;
                 }
                 continue; // the SEND completion before the answer's receive, and so on
