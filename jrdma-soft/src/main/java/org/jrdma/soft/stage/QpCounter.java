@@ -35,7 +35,12 @@ public enum QpCounter {
     /** A send failed with an I/O error (likewise a lost packet). */
     TX_ERRORS,
     /** Packets not sent or not taken while the port was down. */
-    PORT_DOWN_DROPS;
+    PORT_DOWN_DROPS,
+    /**
+     * Duplicate READs not replayed because they ask for nothing a genuine retry could need
+     * (duplicate-READ amplification bound, SEC-20; see ReadAtomicResponder#duplicateRead).
+     */
+    DUPLICATE_READS_LIMITED;
 
     /** The counter's name as tools print it, e.g. {@code retransmitted_packets}. */
     public String label() {
