@@ -53,9 +53,13 @@ final class VictimPair implements AutoCloseable {
     final MemoryRegion mrB;
 
     VictimPair(String name, SourceCheck check, int bytes, int rdAtomic) {
-        SoftOptions o = SoftOptions.defaults().sourceCheck(check);
-        devA = FreshDevices.fresh(name + "_a", o);
-        devB = FreshDevices.fresh(name + "_b", o);
+        this(name, SoftOptions.defaults().sourceCheck(check), SoftOptions.defaults().sourceCheck(check), bytes, rdAtomic, 14);
+    }
+
+    /** With each device's options and a's and b's local ACK timeout (0: no retransmission timer). */
+    VictimPair(String name, SoftOptions optionsA, SoftOptions optionsB, int bytes, int rdAtomic, int timeout) {
+        devA = FreshDevices.fresh(name + "_a", optionsA);
+        devB = FreshDevices.fresh(name + "_b", optionsB);
         ctxA = devA.open();
         ctxB = devB.open();
         ProtectionDomain pdA = ctxA.allocPd();
@@ -68,16 +72,17 @@ final class VictimPair implements AutoCloseable {
         bufB = arena.allocate(bytes, 64);
         mrA = pdA.registerMemory(bufA, REMOTE_ALL);
         mrB = pdB.registerMemory(bufB, REMOTE_ALL);
-        connect(a, ctxB, b.qpNum(), A_TO_B_PSN, B_TO_A_PSN, rdAtomic);
-        connect(b, ctxA, a.qpNum(), B_TO_A_PSN, A_TO_B_PSN, rdAtomic);
+        connect(a, ctxB, b.qpNum(), A_TO_B_PSN, B_TO_A_PSN, rdAtomic, timeout);
+        connect(b, ctxA, a.qpNum(), B_TO_A_PSN, A_TO_B_PSN, rdAtomic, timeout);
     }
 
-    private static void connect(QueuePair qp, Context remote, int remoteQpn, int sqPsn, int rqPsn, int rdAtomic) {
+    private static void connect(QueuePair qp, Context remote, int remoteQpn, int sqPsn, int rqPsn, int rdAtomic,
+            int timeout) {
         int access = REMOTE_ALL & ~org.jrdma.verbs.AccessFlags.LOCAL_WRITE;
         qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(access));
         qp.modify(new QpAttr().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(remoteQpn).rqPsn(rqPsn)
                 .maxDestRdAtomic(rdAtomic).minRnrTimer(1).ahAttr(AhAttr.roce(remote.queryGid(1, 0), 0, 1)));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(14).retryCnt(7).rnrRetry(7)
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(7).rnrRetry(7)
                 .maxRdAtomic(rdAtomic));
     }
 
@@ -118,6 +123,14 @@ final class VictimPair implements AutoCloseable {
     /** The source port b pinned for a (0: none yet). */
     int pinnedAtB() {
         SoftQp q = (SoftQp) b;
+        synchronized (q) {
+            return SourcePin.pinned(q.transport());
+        }
+    }
+
+    /** The source port a pinned for b (0: none yet). */
+    int pinnedAtA() {
+        SoftQp q = (SoftQp) a;
         synchronized (q) {
             return SourcePin.pinned(q.transport());
         }

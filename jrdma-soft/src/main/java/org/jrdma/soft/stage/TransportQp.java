@@ -698,6 +698,11 @@ public final class TransportQp {
         }
     }
 
+    /** Whether a READ reply (or a duplicate READ's replay) is still being sent. */
+    public boolean readReplyInProgress() {
+        return resources.replying != null;
+    }
+
     /** Outstanding send WRs (posted, not completed). */
     public int sendQueueDepth() {
         return (int) (sqTail - sqHead);
