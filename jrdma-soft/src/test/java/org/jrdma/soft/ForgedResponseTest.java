@@ -62,6 +62,7 @@ class ForgedResponseTest {
             h3.send(Attacker.ack(a, NEXT + 1, Aeth.NAK_REMOTE_ACCESS_ERROR, 9), p.victimA()); // fatal NAK, unsent PSN
             VictimPair.await(() -> p.hcaA().count(QpCounter.COMPLETER_DROPS) == before + 4, "four forged responses dropped");
             assertThat(VictimPair.poll(p.cqA, 1, QUIET)).as("no spurious completion").isEmpty();
+            assertThat(p.hcaA().count(QpCounter.UNSENT_PSN_RESPONSES)).isEqualTo(4);
             assertThat(p.a.state()).isEqualTo(QpState.RTS);
         }
     }

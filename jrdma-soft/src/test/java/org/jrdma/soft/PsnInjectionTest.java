@@ -94,6 +94,72 @@ class PsnInjectionTest {
     }
 
     /**
+     * SEC-14 compat: accepted injections while a is idle, in PSN order from a's IP (WRITE_ONLY of
+     * 8 bytes). b cannot tell them from a's own traffic and its expected PSN advances with them —
+     * but b acknowledges them to a, for PSNs a never sent, and a counts every such response
+     * (UNSENT_PSN_RESPONSES): the alert. {@value #WRAP_DEFAULT} packets by default; the full wrap
+     * of the catalogue is {@code -Djrdma.sec14.packets=16777216} (b's PSN then returns to where
+     * a expects it and a's next SEND lands, as ReDMArk describes — only the alert tells).
+     */
+    @Test
+    void sec14CompatInjectedPsnAdvanceRaisesTheUnsentPsnAlert() throws Exception {
+        int packets = Integer.getInteger("jrdma.sec14.packets", WRAP_DEFAULT);
+        try (VictimPair p = new VictimPair("sec14c", SourceCheck.COMPAT, 4096, 1);
+             Attacker h3 = Attacker.bind(p.ipA(), 0)) {
+            int start = VictimPair.A_TO_B_PSN;
+            ByteBuffer w = Attacker.writeOnly(p.b.qpNum(), start, p.mrB.addr(), p.mrB.rkey(), new byte[8]);
+            long t0 = System.nanoTime();
+            for (int i = 0; i < packets; i++) {
+                h3.send(Attacker.psn(w, Psn.add(start, i)), p.victimB());
+                if (h3.sent() % WINDOW == 0) {
+                    long target = h3.sent() - WINDOW;
+                    VictimPair.await(() -> handled(p) >= target, "victim keeps up");
+                }
+            }
+            VictimPair.await(() -> handled(p) == packets, "every packet handled");
+            long nanos = System.nanoTime() - t0;
+            assertThat(p.b.query().rqPsn()).as("accepted: the implausible advance").isEqualTo(Psn.add(start, packets));
+            VictimPair.await(() -> p.hcaA().count(QpCounter.UNSENT_PSN_RESPONSES) > 0, "the alert at a");
+            assertThat(p.a.state()).isEqualTo(QpState.RTS);
+            assertThat(VictimPair.poll(p.cqA, 1, QUIET)).isEmpty();
+            System.out.printf("SEC-14: %d injected packets accepted in %.1f s (%.0f/s; a full 2^24 wrap: %.0f s);"
+                    + " alert at a: %d responses for unsent PSNs%n", packets, nanos / 1e9, packets * 1e9 / nanos,
+                    (1 << 24) * (nanos / 1e9) / packets, p.hcaA().count(QpCounter.UNSENT_PSN_RESPONSES));
+            if (packets % (1 << 24) == 0) {
+                p.postRecvB(1, 0, 64);
+                p.sendAtoB(2, 0, 16);
+                assertThat(VictimPair.poll(p.cqB, 1, VictimPair.DEADLINE)).hasSize(1); // the connection continues
+            }
+        }
+    }
+
+    /** SEC-14 strict: once a's port is pinned, the same injection is dropped from its first packet. */
+    @Test
+    void sec14StrictDropsTheWrapInjectionFromTheFirstPacket() throws Exception {
+        try (VictimPair p = new VictimPair("sec14s", SourceCheck.STRICT, 4096, 1);
+             Attacker h3 = Attacker.bind(p.ipA(), 0)) {
+            p.postRecvB(1, 0, 64);
+            p.sendAtoB(1, 0, 16);
+            assertThat(VictimPair.poll(p.cqB, 1, VictimPair.DEADLINE)).hasSize(1);
+            int start = Psn.next(VictimPair.A_TO_B_PSN);
+            ByteBuffer w = Attacker.writeOnly(p.b.qpNum(), start, p.mrB.addr(), p.mrB.rkey(), new byte[8]);
+            int packets = 2000;
+            for (int i = 0; i < packets; i++) {
+                h3.send(Attacker.psn(w, Psn.add(start, i)), p.victimB());
+                if (h3.sent() % WINDOW == 0) {
+                    long target = h3.sent() - WINDOW;
+                    VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE_PORT) >= target, "victim keeps up");
+                }
+            }
+            VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE_PORT) == packets, "all dropped");
+            assertThat(p.b.query().rqPsn()).isEqualTo(start);
+            assertThat(p.hcaA().count(QpCounter.UNSENT_PSN_RESPONSES)).isZero();
+        }
+    }
+
+    private static final int WRAP_DEFAULT = 20_000;
+
+    /**
      * SEC-13 compat (the spec behaviour, ReDMArk §5.1): one SEND injected at ePSN just before
      * the peer's own SEND with that PSN. The peer's SEND is then a duplicate: ACKed, and its WR
      * completes successfully although its data never landed — the injected bytes did. Only the
