@@ -67,7 +67,10 @@ class ForgedResponseTest {
         }
     }
 
-    /** SEC-15/16: the right PSN from a foreign IP, and (strict) from b's IP on another port: dropped before the PSN check. */
+    /**
+     * SEC-15/16: the right PSN from a foreign IP, from (strict) b's IP on another port, and to a
+     * QPN that is not a's: dropped before the PSN check, counted by reason, nothing completes.
+     */
     @Test
     void sec15ForgedAckWithTheRightPsnNeedsTheRightSource() throws Exception {
         SoftDevice foreign = FreshDevices.fresh("sec15_foreign");
@@ -79,8 +82,10 @@ class ForgedResponseTest {
             VictimPair.await(() -> p.dropsB(DropReason.BAD_QP_STATE) == 1, "a's SEND reached the silent b");
             fromForeign.send(Attacker.ack(p.a.qpNum(), NEXT, Aeth.ACK_SYNDROME, 2), p.victimA());
             fromB.send(Attacker.ack(p.a.qpNum(), NEXT, Aeth.ACK_SYNDROME, 2), p.victimA());
-            VictimPair.await(() -> p.dropsA(DropReason.WRONG_SOURCE) == 1 && p.dropsA(DropReason.WRONG_SOURCE_PORT) == 1,
-                    "both dropped by source");
+            // The right PSN for a QPN that is not a's: no such QP.
+            fromForeign.send(Attacker.ack(p.a.qpNum() ^ 0x5A5A5A, NEXT, Aeth.ACK_SYNDROME, 2), p.victimA());
+            VictimPair.await(() -> p.dropsA(DropReason.WRONG_SOURCE) == 1 && p.dropsA(DropReason.WRONG_SOURCE_PORT) == 1
+                    && p.dropsA(DropReason.UNKNOWN_QPN) == 1, "dropped by source, and by QPN");
             assertThat(VictimPair.poll(p.cqA, 1, QUIET)).isEmpty();
         }
     }
