@@ -10,6 +10,7 @@ import org.jrdma.soft.stage.Completer;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
 import org.jrdma.soft.stage.Responder;
+import org.jrdma.soft.stage.SourcePin;
 import org.jrdma.soft.stage.TransportQp;
 import org.jrdma.soft.stage.UdResponder;
 import org.jrdma.soft.wire.Bth;
@@ -216,12 +217,22 @@ final class Engine {
                 hca.drop(DropReason.WRONG_SOURCE);
                 return;
             }
+            // Strict mode also pins the peer's UDP source port (SEC-12, SourceCheck).
+            boolean strict = hca.sourceCheck() == SourceCheck.STRICT;
+            if (strict && !SourcePin.admits(t, from.getPort())) {
+                hca.drop(DropReason.WRONG_SOURCE_PORT);
+                return;
+            }
+            long progress = strict ? SourcePin.mark(t) : 0;
             t.counters.increment(QpCounter.RCVD_PACKETS);
             t.noteArrival();
             if (request) {
                 responder.onRequest(t, packet, rxData);
             } else {
                 completer.onResponse(t, packet, rxData, hca.clock().nanoTime());
+            }
+            if (strict) {
+                SourcePin.pinOnProgress(t, progress, from.getPort());
             }
         }
     }

@@ -299,6 +299,11 @@ public final class SoftHca {
         return localIpv4;
     }
 
+    /** Strict unless the options say compat (SEC-12). */
+    SourceCheck sourceCheck() {
+        return options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck();
+    }
+
     int localPort() {
         return localPort;
     }

@@ -12,8 +12,11 @@ import org.jrdma.soft.net.ImpairmentSetting;
  * @param clock the time source for timers (a test may substitute its own)
  * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
  * @param pcap a file that records the device's packets, or null
+ * @param sourceCheck whether connected QPs pin the peer's UDP source port as well as its address
+ *     ({@link SourceCheck}; strict unless {@value SourceCheck#PROPERTY} says compat)
  */
-public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap) {
+public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap,
+        SourceCheck sourceCheck) {
     /**
      * Environment variable: a directory where every opened soft device records its packets
      * as {@code <device>-<pid>.pcap} (for Wireshark/tshark).
@@ -21,7 +24,8 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
 
     public static SoftOptions defaults() {
-        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null);
+        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null,
+                SourceCheck.configured());
     }
 
     /**
@@ -38,7 +42,7 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     public SoftOptions datagrams(DatagramsFactory factory) {
-        return new SoftOptions(threading, clock, factory, pcap);
+        return new SoftOptions(threading, clock, factory, pcap, sourceCheck);
     }
 
     /**
@@ -53,11 +57,11 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     public SoftOptions threading(ThreadingMode mode) {
-        return new SoftOptions(mode, clock, datagrams, pcap);
+        return new SoftOptions(mode, clock, datagrams, pcap, sourceCheck);
     }
 
     public SoftOptions clock(NanoClock c) {
-        return new SoftOptions(threading, c, datagrams, pcap);
+        return new SoftOptions(threading, c, datagrams, pcap, sourceCheck);
     }
 
     /** Records the device's packets in this pcap file (null: none). */
@@ -69,7 +73,12 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
         return dir.resolve(deviceName + "-" + ProcessHandle.current().pid() + ".pcap");
     }
 
+    /** Strict (address and pinned port) or compat (address only) source checking of RC/UC packets. */
+    public SoftOptions sourceCheck(SourceCheck check) {
+        return new SoftOptions(threading, clock, datagrams, pcap, java.util.Objects.requireNonNull(check));
+    }
+
     public SoftOptions pcap(java.nio.file.Path file) {
-        return new SoftOptions(threading, clock, datagrams, file);
+        return new SoftOptions(threading, clock, datagrams, file, sourceCheck);
     }
 }

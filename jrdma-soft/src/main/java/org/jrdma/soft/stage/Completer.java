@@ -32,6 +32,7 @@ public final class Completer {
         // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
         if (Psn.compare(psn, qp.sentHighPsn) >= 0) {
             qp.count(QpCounter.COMPLETER_DROPS);
+            qp.count(QpCounter.UNSENT_PSN_RESPONSES); // the injection alert (SEC-14)
             return;
         }
         switch (pkt.opcode().operation()) {

@@ -35,7 +35,18 @@ public enum QpCounter {
     /** A send failed with an I/O error (likewise a lost packet). */
     TX_ERRORS,
     /** Packets not sent or not taken while the port was down. */
-    PORT_DOWN_DROPS;
+    PORT_DOWN_DROPS,
+    /**
+     * Duplicate READs not replayed because they ask for nothing a genuine retry could need
+     * (duplicate-READ amplification bound, SEC-20; see ReadAtomicResponder#duplicateRead).
+     */
+    DUPLICATE_READS_LIMITED,
+    /**
+     * Responses for PSNs this requester never sent (also counted in COMPLETER_DROPS). A real peer
+     * never sends one: it means forged responses (SEC-15), or — the alert of SEC-13/SEC-14 — that
+     * the peer accepted requests injected in our name and is acknowledging them to us.
+     */
+    UNSENT_PSN_RESPONSES;
 
     /** The counter's name as tools print it, e.g. {@code retransmitted_packets}. */
     public String label() {

@@ -47,8 +47,11 @@ final class ReadAtomicResponder {
         e.mr = access.mr;
         e.target = access.target;
         e.targetOffset = access.offset;
+        e.replayHighPsn = psn;
+        e.stalledReplays = 0;
         qp.msn = Psn.next(qp.msn); // IBA C9-148: a READ counts in the MSN when it is accepted
         qp.ePsn = Psn.next(e.lastPsn); // the responses use the PSNs up to lastPsn
+        e.replayEPsn = qp.ePsn;
         qp.resources.startReply(e, psn, 0, length);
         continueReply(qp, FIRST_BURST);
     }
@@ -127,8 +130,48 @@ final class ReadAtomicResponder {
             qp.count(QpCounter.DUPLICATES_DROPPED);
             return;
         }
+        if (!worthReplaying(qp, e, psn)) {
+            qp.count(QpCounter.DUPLICATE_READS_LIMITED);
+            return;
+        }
         qp.resources.startReply(e, psn, skip, skip + length);
         continueReply(qp, FIRST_BURST);
+    }
+
+    /**
+     * Replays of one READ in a row that start no later than the one before, while the requester
+     * sends nothing new: retry_cnt is at most 7, and a go-back-N rewind for an earlier packet
+     * re-sends the READ too, so allow twice that.
+     */
+    static final int MAX_STALLED_REPLAYS = 16;
+
+    /**
+     * Bounds duplicate-READ amplification (SEC-20): one small spoofed request would otherwise
+     * make us send the whole (up to 2 GiB) range again, as often as it is repeated. A genuine
+     * requester asks again only for what it lacks, from its first missing packet, and gives up
+     * after retry_cnt retries that make no progress. So (a) a request for a PSN the reply in
+     * progress has not reached yet is redundant — that reply will send it; (b) a replay must
+     * start later than every earlier replay of the READ, or the requester must have sent new
+     * requests since the last one (ePSN moved), or it is one of at most
+     * {@value #MAX_STALLED_REPLAYS} in a row that do neither. Anything else is counted and
+     * dropped. rxe replays every duplicate in range; this is stricter, not for honest peers.
+     */
+    private static boolean worthReplaying(TransportQp qp, ResponderResources.Entry e, int psn) {
+        ResponderResources r = qp.resources;
+        if (r.replying == e && Psn.compare(psn, r.replyPsn) >= 0) {
+            return false;
+        }
+        if (Psn.compare(psn, e.replayHighPsn) > 0 || qp.ePsn != e.replayEPsn) {
+            e.replayHighPsn = Psn.compare(psn, e.replayHighPsn) > 0 ? psn : e.replayHighPsn;
+            e.replayEPsn = qp.ePsn;
+            e.stalledReplays = 0;
+            return true;
+        }
+        if (e.stalledReplays >= MAX_STALLED_REPLAYS) {
+            return false;
+        }
+        e.stalledReplays++;
+        return true;
     }
 
     void executeAtomic(TransportQp qp, RxPacket pkt, RemoteAccess access) {

@@ -28,6 +28,12 @@ final class ResponderResources {
         long targetOffset;
         long original;
         boolean used;
+        /** READ: the latest PSN a replay of this entry started at (SEC-20, see ReadAtomicResponder). */
+        int replayHighPsn;
+        /** READ: replays in a row that did not start later than {@link #replayHighPsn}. */
+        int stalledReplays;
+        /** READ: the responder's expected PSN when it last replayed (or executed) this entry. */
+        int replayEPsn;
     }
 
     private Entry[] ring = new Entry[0];

@@ -44,6 +44,8 @@ public final class TransportQp {
     AhAttr ah;
     InetSocketAddress peer;
     int peerIpv4;
+    /** The peer's UDP source port once strict source checking pinned it, else 0 (see SourcePin). */
+    int pinnedPeerPort;
     int timeout;
     int retryCnt;
     int rnrRetry;
@@ -188,6 +190,7 @@ public final class TransportQp {
         this.ah = ah.copy();
         this.peer = peer;
         this.peerIpv4 = peerIpv4;
+        this.pinnedPeerPort = 0; // a new path: learn the peer's port again (SourcePin)
     }
 
     public void setMtu(Mtu m) {
@@ -697,6 +700,11 @@ public final class TransportQp {
         while (sqHead < sqNext && sq[slot(sqHead, sq.length)].state == SendWqe.State.DONE) {
             completeSend(sq[slot(sqHead, sq.length)], WcStatus.SUCCESS);
         }
+    }
+
+    /** Whether a READ reply (or a duplicate READ's replay) is still being sent. */
+    public boolean readReplyInProgress() {
+        return resources.replying != null;
     }
 
     /** Outstanding send WRs (posted, not completed). */

@@ -41,7 +41,12 @@ public enum DropReason {
     /** UD DETH Q_Key does not match the QP's (§1.10 step 7). */
     BAD_QKEY("bad Q_Key"),
     /** The destination IP is not one of this device's addresses (§1.10 step 1). */
-    WRONG_DESTINATION("wrong destination");
+    WRONG_DESTINATION("wrong destination"),
+    /**
+     * RC/UC packet from the connected peer's address but not from the UDP source port strict
+     * source checking pinned for the QP (SEC-12; see org.jrdma.soft.SourceCheck).
+     */
+    WRONG_SOURCE_PORT("wrong source port");
 
     private final String description;
 
