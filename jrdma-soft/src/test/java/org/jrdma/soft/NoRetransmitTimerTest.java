@@ -38,7 +38,7 @@ class NoRetransmitTimerTest {
     @Test
     void rel14TimeoutZeroIsRefusedUnlessAskedForAndThenNeverTimesOut() {
         SoftDevice dev = FreshDevices.fresh("notimer");
-        try (Arena arena = Arena.ofConfined(); Context ctx = dev.open()) {
+        try (Arena arena = Arena.ofShared(); Context ctx = dev.open()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(16, null);
             QueuePair a = pd.createQp(new QpInitAttr().cq(cq).cap(new QpCap(8, 8, 1, 1, 0)));

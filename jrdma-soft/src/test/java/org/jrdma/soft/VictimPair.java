@@ -82,8 +82,9 @@ final class VictimPair implements AutoCloseable {
         qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(access));
         qp.modify(new QpAttr().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(remoteQpn).rqPsn(rqPsn)
                 .maxDestRdAtomic(rdAtomic).minRnrTimer(1).ahAttr(AhAttr.roce(remote.queryGid(1, 0), 0, 1)));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(7).rnrRetry(7)
-                .maxRdAtomic(rdAtomic));
+        QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(7).rnrRetry(7)
+                .maxRdAtomic(rdAtomic);
+        qp.modify(timeout == 0 ? rts.timeoutInfinite() : rts); // REL-14: no timer only when asked for by name
     }
 
     SoftHca hcaA() {
