@@ -10,7 +10,7 @@ import java.nio.file.Path;
 
 /**
  * Writes a soft device's RoCEv2 packets to a classic pcap file (LINKTYPE_RAW: each record is
- * an IPv4 packet) for Wireshark / tshark, which decode UDP 4791 as RoCEv2. The IPv4 and UDP
+ * an IPv4 or IPv6 packet) for Wireshark / tshark, which decode UDP 4791 as RoCEv2. The IPv4 and UDP
  * headers are the ones Linux puts on the wire for our socket: ID 0, DF, TTL 64, UDP checksum
  * 0 — so the recorded ICRC verifies against the recorded header.
  */
@@ -19,7 +19,7 @@ public final class PcapWriter implements AutoCloseable {
     private static final int SNAPLEN = 65535;
 
     private final OutputStream out;
-    private final ByteBuffer header = ByteBuffer.allocate(16 + 28).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer header = ByteBuffer.allocate(16 + 48).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[] payload = new byte[SNAPLEN];
 
     private PcapWriter(OutputStream out) {
@@ -49,6 +49,26 @@ public final class PcapWriter implements AutoCloseable {
         header.put((byte) 0x45).put((byte) 0).putShort((short) ipLength).putShort((short) 0).putShort((short) 0x4000)
                 .put((byte) 64).put((byte) 17).putShort((short) 0).putInt(srcIp).putInt(dstIp);
         header.putShort(ipStart + 10, (short) ipv4Checksum(header, ipStart));
+        header.putShort((short) srcPort).putShort((short) dstPort).putShort((short) (8 + length)).putShort((short) 0);
+        header.order(ByteOrder.LITTLE_ENDIAN);
+        out.write(header.array(), 0, header.position());
+        buffer.get(offset, payload, 0, length);
+        out.write(payload, 0, length);
+    }
+
+    /**
+     * Records one UDP payload sent over IPv6 (16-byte addresses): traffic class 0, flow label 0,
+     * hop limit 64, UDP checksum 0 as written here — all masked by the ICRC, so it verifies.
+     * (Linux fills the UDP checksum on IPv6, which the ICRC masks too; tshark may flag the 0.)
+     */
+    public synchronized void writeIpv6(byte[] srcIp, int srcPort, byte[] dstIp, int dstPort, ByteBuffer buffer,
+            int offset, int length) throws IOException {
+        long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
+        int ipLength = 40 + 8 + length;
+        header.clear();
+        header.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(ipLength).putInt(ipLength);
+        header.order(ByteOrder.BIG_ENDIAN);
+        header.putInt(0x60000000).putShort((short) (8 + length)).put((byte) 17).put((byte) 64).put(srcIp).put(dstIp);
         header.putShort((short) srcPort).putShort((short) dstPort).putShort((short) (8 + length)).putShort((short) 0);
         header.order(ByteOrder.LITTLE_ENDIAN);
         out.write(header.array(), 0, header.position());
