@@ -145,7 +145,7 @@ public final class SoftHca {
         throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
                 + (spec.loopbackFallback() ? " and so is every 127.0.0.x" : "")
                 + " (another jrdma process, Linux rxe or a RoCE NIC owns it); choose another address with "
-                + SoftDeviceDiscovery.ENV + "=name=127.0.0.N", last);
+                + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
     }
 
     private static org.jrdma.soft.net.PcapWriter openPcap(java.nio.file.Path file) {

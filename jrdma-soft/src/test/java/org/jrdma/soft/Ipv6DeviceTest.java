@@ -140,7 +140,8 @@ class Ipv6DeviceTest {
         // tshark, when installed, decodes the IPv6 capture as RoCEv2 (BTH opcodes, ICRC field).
         assumeTrue(PcapCaptureTest.tsharkAvailable(), "tshark not installed");
         Process t = new ProcessBuilder("tshark", "-r", file.toString(), "-d", "udp.port==4791,infiniband",
-                "-T", "fields", "-e", "ipv6.src", "-e", "infiniband.bth.opcode", "-e", "infiniband.invariant.crc")
+                "-o", "udp.check_checksum:TRUE", "-T", "fields", "-e", "ipv6.src", "-e", "infiniband.bth.opcode",
+                "-e", "infiniband.invariant.crc", "-e", "udp.checksum.status")
                 .redirectErrorStream(false).start();
         String out = new String(t.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(t.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -153,6 +154,7 @@ class Ipv6DeviceTest {
             int stored = Integer.reverseBytes(r.getInt(r.limit() - 4)); // least-significant byte first
             assertThat(Long.decode(lines.get(i).split("\t")[2])).as("tshark's ICRC field, record %d", i)
                     .isIn((long) Integer.toUnsignedLong(r.getInt(r.limit() - 4)), Integer.toUnsignedLong(stored));
+            assertThat(lines.get(i).split("\t")[3]).as("tshark: UDP checksum status (0 bad, 1 good, 2 unverified)").isEqualTo("1");
         }
     }
 
