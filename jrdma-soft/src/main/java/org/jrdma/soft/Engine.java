@@ -154,6 +154,22 @@ final class Engine {
         return n;
     }
 
+    /** The source address the bytes below belong to; Inet6Address.equals compares without allocating. */
+    private java.net.InetAddress lastIpv6From;
+    private byte[] lastIpv6Bytes;
+
+    /** The 16 bytes of an IPv6 source, reused while the source does not change; null for IPv4. */
+    private byte[] ipv6Bytes(java.net.InetAddress from) {
+        if (!(from instanceof java.net.Inet6Address)) {
+            return null;
+        }
+        if (from != lastIpv6From && !from.equals(lastIpv6From)) {
+            lastIpv6Bytes = from.getAddress();
+            lastIpv6From = from;
+        }
+        return lastIpv6Bytes;
+    }
+
     private void handle(InetSocketAddress from, int length) {
         if (!hca.portActive()) {
             hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
@@ -162,9 +178,9 @@ final class Engine {
         hca.counters().increment(QpCounter.RCVD_PACKETS);
         hca.counters().add(QpCounter.RCVD_BYTES, length);
         // Inet4Address.hashCode() is the address as an int: no allocation on the IPv4 path. An
-        // IPv6 device copies the 16-byte source address per packet (one small allocation).
+        // IPv6 device keeps the bytes of the last source address (getAddress() copies them).
         int srcIp = from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0;
-        byte[] srcIpv6 = hca.isIpv6() && from.getAddress() instanceof java.net.Inet6Address a6 ? a6.getAddress() : null;
+        byte[] srcIpv6 = hca.isIpv6() ? ipv6Bytes(from.getAddress()) : null;
         hca.capture(false, srcIp, srcIpv6, from.getPort(), rxBuffer, length);
         DropReason reason = packet.wrap(rxBuffer, 0, length);
         if (reason != DropReason.NONE) {
