@@ -103,6 +103,7 @@ class Ipv6DeviceTest {
             assertThat(gid.isIpv4Mapped()).isFalse();
             assertThat(gid.toHex()).isEqualTo("00000000000000000000000000000001");
         }
+        assertThat(dev.description()).isEqualTo("soft RoCEv2 on ::1 UDP 4791");
     }
 
     @Test
@@ -155,6 +156,48 @@ class Ipv6DeviceTest {
             assertThat(Long.decode(lines.get(i).split("\t")[2])).as("tshark's ICRC field, record %d", i)
                     .isIn((long) Integer.toUnsignedLong(r.getInt(r.limit() - 4)), Integer.toUnsignedLong(stored));
             assertThat(lines.get(i).split("\t")[3]).as("tshark: UDP checksum status (0 bad, 1 good, 2 unverified)").isEqualTo("1");
+        }
+    }
+
+    /**
+     * SEC-11 over IPv6: a SEND with a valid ICRC to the RC QP b, from an address that is not
+     * its peer (the host's other IPv6 address), is dropped as wrong source; the same from the
+     * right address with one ICRC bit flipped is a bad ICRC; the receive stays posted.
+     */
+    @Test
+    void rcDropsAForeignIpv6SourceAndABadIcrc() throws Exception {
+        Optional<InetAddress> other = hostIpv6();
+        assumeTrue(other.isPresent(), "no global or ULA IPv6 address on this host");
+        SoftDevice dev = loopback("v6src", SoftOptions.defaults());
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 4096);
+                java.nio.channels.DatagramChannel raw = java.nio.channels.DatagramChannel.open(
+                        java.net.StandardProtocolFamily.INET6)) {
+            p.postRecv(1, 0, 64);
+            raw.bind(new java.net.InetSocketAddress(other.get(), 0));
+            int sport = ((java.net.InetSocketAddress) raw.getLocalAddress()).getPort();
+            java.net.InetSocketAddress target = new java.net.InetSocketAddress(InetAddress.getByName("::1"), 4791);
+            ByteBuffer pkt = ByteBuffer.allocate(12 + 8 + 4);
+            pkt.putInt(0, 0x0400FFFF).putInt(4, p.b.qpNum()).putInt(8, 0x80000010); // SEND_ONLY, AckReq, b's expected PSN
+            pkt.putLong(12, 0x0102030405060708L);
+            new Icrc().writeIpv6(other.get().getAddress(), InetAddress.getByName("::1").getAddress(), sport, 4791,
+                    pkt, 0, pkt.limit());
+            raw.send(pkt.duplicate(), target);
+            RcPair.await(() -> p.hca().countersSnapshot().get("drop_wrong_source") == 1, DEADLINE, "a wrong-source drop");
+
+            // From ::1, the peer's address, but with a broken ICRC.
+            try (java.nio.channels.DatagramChannel own = java.nio.channels.DatagramChannel.open(
+                    java.net.StandardProtocolFamily.INET6)) {
+                own.bind(new java.net.InetSocketAddress(InetAddress.getByName("::1"), 0));
+                int ownPort = ((java.net.InetSocketAddress) own.getLocalAddress()).getPort();
+                byte[] one = InetAddress.getByName("::1").getAddress();
+                new Icrc().writeIpv6(one, one, ownPort, 4791, pkt, 0, pkt.limit());
+                pkt.put(pkt.limit() - 1, (byte) (pkt.get(pkt.limit() - 1) ^ 0x10));
+                own.send(pkt.duplicate(), target);
+                RcPair.await(() -> p.hca().countersSnapshot().get("drop_bad_icrc") == 1, DEADLINE, "a bad-ICRC drop");
+            }
+            assertThat(RcPair.poll(p.cqB, 1, Duration.ofMillis(100))).as("the receive is still posted").isEmpty();
+            p.send(2, 0, 64);
+            assertThat(RcPair.poll(p.cqB, 1, DEADLINE)).extracting(w -> w.status).containsExactly(WcStatus.SUCCESS);
         }
     }
 
