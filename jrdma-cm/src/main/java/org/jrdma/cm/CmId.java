@@ -632,7 +632,7 @@ public final class CmId implements AutoCloseable {
 
     private static InetAddress ipv4(InetAddress a, String op) {
         if (!(a instanceof Inet4Address)) {
-            throw new CmException(CmError.INVALID_ARGUMENT, op + ": " + a + " is not an IPv4 address (soft devices are IPv4)");
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": " + a + " is not an IPv4 address (jrdma's rdma_cm is IPv4-only so far; IPv6 soft devices work with the TCP/file/static exchanges)");
         }
         return a;
     }

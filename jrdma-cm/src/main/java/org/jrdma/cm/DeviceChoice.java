@@ -33,6 +33,9 @@ final class DeviceChoice {
             Device own = null;
             for (Device d : devices) {
                 InetAddress a = CmRegistry.address(d);
+                if (a.getClass() != dst.getClass()) {
+                    continue; // an IPv6 soft device (GID = its address) cannot reach an IPv4 peer, nor the reverse
+                }
                 if (a.isLoopbackAddress()) {
                     if (!a.equals(dst)) {
                         return d;
@@ -45,6 +48,9 @@ final class DeviceChoice {
         Device firstRemote = null;
         for (Device d : devices) {
             InetAddress a = CmRegistry.address(d);
+            if (a.getClass() != dst.getClass()) {
+                continue;
+            }
             if (a.equals(dst)) {
                 return d;
             }

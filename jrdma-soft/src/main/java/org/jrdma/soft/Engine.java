@@ -154,6 +154,22 @@ final class Engine {
         return n;
     }
 
+    /** The source address the bytes below belong to; Inet6Address.equals compares without allocating. */
+    private java.net.InetAddress lastIpv6From;
+    private byte[] lastIpv6Bytes;
+
+    /** The 16 bytes of an IPv6 source, reused while the source does not change; null for IPv4. */
+    private byte[] ipv6Bytes(java.net.InetAddress from) {
+        if (!(from instanceof java.net.Inet6Address)) {
+            return null;
+        }
+        if (from != lastIpv6From && !from.equals(lastIpv6From)) {
+            lastIpv6Bytes = from.getAddress();
+            lastIpv6From = from;
+        }
+        return lastIpv6Bytes;
+    }
+
     private void handle(InetSocketAddress from, int length) {
         if (!hca.portActive()) {
             hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
@@ -161,7 +177,11 @@ final class Engine {
         }
         hca.counters().increment(QpCounter.RCVD_PACKETS);
         hca.counters().add(QpCounter.RCVD_BYTES, length);
-        hca.capture(false, from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0, from.getPort(), rxBuffer, length);
+        // Inet4Address.hashCode() is the address as an int: no allocation on the IPv4 path. An
+        // IPv6 device keeps the bytes of the last source address (getAddress() copies them).
+        int srcIp = from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0;
+        byte[] srcIpv6 = hca.isIpv6() ? ipv6Bytes(from.getAddress()) : null;
+        hca.capture(false, srcIp, srcIpv6, from.getPort(), rxBuffer, length);
         DropReason reason = packet.wrap(rxBuffer, 0, length);
         if (reason != DropReason.NONE) {
             hca.drop(reason);
@@ -183,9 +203,10 @@ final class Engine {
             hca.drop(DropReason.BAD_PKEY);
             return;
         }
-        // Inet4Address.hashCode() is the address as an int: no allocation on this path.
-        int srcIp = from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0;
-        if (!icrc.verifyIpv4(srcIp, hca.localIpv4(), from.getPort(), hca.localPort(), rxBuffer, 0, length)) {
+        boolean icrcOk = hca.isIpv6()
+                ? srcIpv6 != null && icrc.verifyIpv6(srcIpv6, hca.localIpv6(), from.getPort(), hca.localPort(), rxBuffer, 0, length)
+                : icrc.verifyIpv4(srcIp, hca.localIpv4(), from.getPort(), hca.localPort(), rxBuffer, 0, length);
+        if (!icrcOk) {
             hca.drop(DropReason.BAD_ICRC);
             return;
         }
@@ -197,8 +218,10 @@ final class Engine {
                     return;
                 }
                 t.counters.increment(QpCounter.RCVD_PACKETS);
-                DropReason dropped = udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
-                        icrc.lastIpFlags(), length);
+                DropReason dropped = hca.isIpv6()
+                        ? udResponder.onDatagramIpv6(t, packet, rxData, srcIpv6, hca.localIpv6(), length)
+                        : udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
+                                icrc.lastIpFlags(), length);
                 if (dropped != DropReason.NONE) {
                     hca.drop(dropped);
                 }
@@ -213,7 +236,7 @@ final class Engine {
                 return;
             }
             // RC accepts packets only from its connected peer (rxe check_addr; SEC-11).
-            if (t.peer() == null || srcIp != t.peerIpv4()) {
+            if (t.peer() == null || (hca.isIpv6() ? !java.util.Arrays.equals(srcIpv6, t.peerIpv6()) : srcIp != t.peerIpv4())) {
                 hca.drop(DropReason.WRONG_SOURCE);
                 return;
             }

@@ -9,20 +9,22 @@ import org.jrdma.verbs.VerbsException;
 
 /**
  * A UD address handle: where datagrams go. On RoCE it must carry a GRH whose GID names the
- * peer; the soft provider takes its IPv4 address and UDP 4791.
+ * peer; the soft provider takes its IP address (IPv4-mapped, or IPv6 on an IPv6 device) and UDP 4791.
  */
 public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDestination {
     private final SoftPd pd;
     private final AhAttr attr;
     final InetSocketAddress destination;
     final int destinationIpv4;
+    final byte[] destinationIpv6;
     private volatile boolean closed;
 
     SoftAh(SoftPd pd, AhAttr attr) {
-        if (!attr.isGlobal || attr.dgid == null || !attr.dgid.isIpv4Mapped() || attr.dgid.isZero()) {
+        if (!attr.isGlobal || attr.dgid == null) {
             throw new VerbsException(Errno.EINVAL, "create_ah: on RoCE the address needs a GRH with the peer's "
-                    + "IPv4-mapped GID (::ffff:a.b.c.d), not " + attr.dgid);
+                    + "GID (::ffff:a.b.c.d for IPv4, the IPv6 address for IPv6), not " + attr.dgid);
         }
+        SoftQp.checkDgidFamily("create_ah", attr.dgid, pd.hca().isIpv6());
         if (attr.sgidIndex != 0) {
             throw new VerbsException(Errno.EINVAL, "create_ah: sgid_index " + attr.sgidIndex + " outside the GID table (1 entry: 0)");
         }
@@ -31,6 +33,7 @@ public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDesti
         this.attr = attr.copy();
         this.destination = new InetSocketAddress(attr.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT);
         this.destinationIpv4 = SoftQp.ipv4(destination.getAddress());
+        this.destinationIpv6 = SoftQp.ipv6(destination.getAddress());
     }
 
     @Override
@@ -46,6 +49,11 @@ public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDesti
     @Override
     public int destinationIpv4() {
         return destinationIpv4;
+    }
+
+    @Override
+    public byte[] destinationIpv6() {
+        return destinationIpv6;
     }
 
     boolean isClosed() {

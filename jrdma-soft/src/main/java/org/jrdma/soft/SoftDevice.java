@@ -56,7 +56,8 @@ public final class SoftDevice implements Device {
 
     @Override
     public String description() {
-        return "soft RoCEv2 on " + spec.address().getHostAddress() + " UDP 4791"
+        return "soft RoCEv2 on " + (spec.address() instanceof java.net.Inet6Address
+                ? org.jrdma.verbs.Gid.of(spec.address()).toString() : spec.address().getHostAddress()) + " UDP 4791"
                 + (spec.loopbackFallback() ? " (another 127.0.0.x if taken)" : "");
     }
 

@@ -18,7 +18,9 @@ import org.jrdma.verbs.VerbsException;
  * Which soft devices exist. By default one per local IPv4 interface address, loopback first
  * (as {@code rdma link add rxe0 type rxe netdev eth0} makes one per netdev), named
  * {@code soft_<interface>}; {@code JRDMA_SOFT_DEVICES=name=address[,name=address…]} (or the
- * system property {@code jrdma.soft.devices}) replaces that set.
+ * system property {@code jrdma.soft.devices}) replaces that set. An address is IPv4 (GID
+ * {@code ::ffff:a.b.c.d}) or IPv6 (GID = the address itself, e.g. {@code v6=::1} or
+ * {@code v6=fd00::1}); IPv6 devices are only made on request, never by interface discovery.
  */
 public final class SoftDeviceDiscovery {
     public static final String ENV = "JRDMA_SOFT_DEVICES";
@@ -58,15 +60,7 @@ public final class SoftDeviceDiscovery {
             if (!name.matches("[A-Za-z0-9_.-]{1,64}")) {
                 throw bad(entry, "a device name is 1–64 letters, digits, '_', '.' or '-'");
             }
-            if (!addr.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
-                throw bad(entry, "the address must be a dotted IPv4 address (this version is IPv4 only)");
-            }
-            InetAddress ip;
-            try {
-                ip = InetAddress.getByName(addr);
-            } catch (UnknownHostException e) {
-                throw bad(entry, "not an IPv4 address");
-            }
+            InetAddress ip = address(entry, addr);
             if (!names.add(name)) {
                 throw bad(entry, "duplicate device name");
             }
@@ -79,6 +73,42 @@ public final class SoftDeviceDiscovery {
             throw new VerbsException(Errno.EINVAL, ENV + " is set but names no device");
         }
         return List.copyOf(specs);
+    }
+
+    /**
+     * A dotted IPv4 address, or an IPv6 literal (optionally in brackets) whose GID is the address
+     * itself. Never a host name. Refused: IPv6 link-local (fe80::/10 needs a scope this version
+     * does not carry in a GID), multicast, the unspecified address, and scoped literals (%eth0).
+     */
+    private static InetAddress address(String entry, String addr) {
+        if (addr.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+            try {
+                return InetAddress.getByName(addr);
+            } catch (UnknownHostException e) {
+                throw bad(entry, "not an IPv4 address");
+            }
+        }
+        String v6 = addr.startsWith("[") && addr.endsWith("]") ? addr.substring(1, addr.length() - 1) : addr;
+        if (!v6.contains(":") || !v6.matches("[0-9A-Fa-f:.]{2,45}")) {
+            throw bad(entry, "the address must be a dotted IPv4 address or an IPv6 literal (e.g. 10.0.0.1, ::1, fd00::1)"
+                    + (v6.contains("%") ? "; scoped IPv6 addresses (%if) are not supported" : ""));
+        }
+        InetAddress ip;
+        try {
+            ip = InetAddress.ofLiteral(v6);
+        } catch (IllegalArgumentException e) {
+            throw bad(entry, "not an IPv6 address");
+        }
+        // ::ffff:a.b.c.d parses to an Inet4Address: that is an IPv4 device with the same GID.
+        if (ip instanceof java.net.Inet6Address) {
+            if (ip.isLinkLocalAddress()) {
+                throw bad(entry, "IPv6 link-local addresses (fe80::/10) are not supported; use a global or ULA address (fd00::/8)");
+            }
+            if (ip.isMulticastAddress() || ip.isAnyLocalAddress()) {
+                throw bad(entry, "a device address must be a unicast address");
+            }
+        }
+        return ip;
     }
 
     private static VerbsException bad(String entry, String why) {

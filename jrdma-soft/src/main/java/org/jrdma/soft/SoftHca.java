@@ -37,6 +37,8 @@ public final class SoftHca {
     private final Datagrams datagrams;
     private final Gid gid;
     private final int localIpv4;
+    /** The device's IPv6 address (16 bytes) when it is an IPv6 device, else null; then localIpv4 is 0. */
+    private final byte[] localIpv6;
     private final int localPort;
     private final Mtu activeMtu;
     private final MemoryTable memory = new MemoryTable();
@@ -71,6 +73,7 @@ public final class SoftHca {
         InetSocketAddress local = datagrams.localAddress();
         this.gid = Gid.of(local.getAddress());
         this.localIpv4 = SoftQp.ipv4(local.getAddress());
+        this.localIpv6 = SoftQp.ipv6(local.getAddress());
         this.localPort = local.getPort();
         this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
         this.counterFile = CounterFile.create(spec.name(), counterNames()).orElse(null);
@@ -101,8 +104,8 @@ public final class SoftHca {
 
     /** Binds the device's address (or, for the default loopback device, the next free one) and starts it. */
     static SoftHca start(SoftDeviceSpec spec, SoftOptions options) {
-        if (!(spec.address() instanceof Inet4Address)) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": only IPv4 soft devices are supported in this version");
+        if (!(spec.address() instanceof Inet4Address) && !(spec.address() instanceof java.net.Inet6Address)) {
+            throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": not an IP address: " + spec.address());
         }
         Datagrams d = bind(spec, options);
         SoftHca hca = new SoftHca(spec, options, d);
@@ -142,7 +145,7 @@ public final class SoftHca {
         throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
                 + (spec.loopbackFallback() ? " and so is every 127.0.0.x" : "")
                 + " (another jrdma process, Linux rxe or a RoCE NIC owns it); choose another address with "
-                + SoftDeviceDiscovery.ENV + "=name=127.0.0.N", last);
+                + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
     }
 
     private static org.jrdma.soft.net.PcapWriter openPcap(java.nio.file.Path file) {
@@ -161,11 +164,29 @@ public final class SoftHca {
      * other devices (a device talking to itself would otherwise appear twice).
      */
     void capture(boolean sent, int peerIp, int peerPort, java.nio.ByteBuffer buffer, int length) {
-        if (pcap == null || (!sent && peerIp == localIpv4 && peerPort == localPort)) {
+        capture(sent, peerIp, null, peerPort, buffer, length);
+    }
+
+    /** As above; {@code peerIpv6} is the peer's IPv6 address on an IPv6 device (then peerIp is unused). */
+    void capture(boolean sent, int peerIp, byte[] peerIpv6, int peerPort, java.nio.ByteBuffer buffer, int length) {
+        if (pcap == null) {
+            return;
+        }
+        boolean self = localIpv6 != null ? java.util.Arrays.equals(peerIpv6, localIpv6) : peerIp == localIpv4;
+        if (!sent && self && peerPort == localPort) {
             return;
         }
         try {
-            if (sent) {
+            if (localIpv6 != null) {
+                if (peerIpv6 == null) {
+                    return;
+                }
+                if (sent) {
+                    pcap.writeIpv6(localIpv6, localPort, peerIpv6, peerPort, buffer, 0, length);
+                } else {
+                    pcap.writeIpv6(peerIpv6, peerPort, localIpv6, localPort, buffer, 0, length);
+                }
+            } else if (sent) {
                 pcap.write(localIpv4, localPort, peerIp, peerPort, buffer, 0, length);
             } else {
                 pcap.write(peerIp, peerPort, localIpv4, localPort, buffer, 0, length);
@@ -193,7 +214,7 @@ public final class SoftHca {
         return guidOf(spec);
     }
 
-    /** GID index 0: the IPv4-mapped address the device is bound to. */
+    /** GID index 0: the address the device is bound to, IPv4-mapped for an IPv4 device, itself for IPv6. */
     public Gid gid() {
         return gid;
     }
@@ -297,6 +318,16 @@ public final class SoftHca {
 
     int localIpv4() {
         return localIpv4;
+    }
+
+    /** The device's IPv6 address (shared, do not modify), or null for an IPv4 device. */
+    byte[] localIpv6() {
+        return localIpv6;
+    }
+
+    /** True for a device bound to an IPv6 address (its GID is that address, not ::ffff:-mapped). */
+    boolean isIpv6() {
+        return localIpv6 != null;
     }
 
     /** Strict unless the options say compat (SEC-12). */

@@ -238,15 +238,43 @@ public final class SoftQp implements QueuePair {
         if (ah.sgidIndex != 0) {
             throw new VerbsException(Errno.EINVAL, what + ": AV sgid_index " + ah.sgidIndex + " outside the GID table (1 entry: 0)");
         }
-        if (ah.dgid == null || !ah.dgid.isIpv4Mapped() || ah.dgid.isZero()) {
-            throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + ah.dgid + " is not an IPv4-mapped GID (::ffff:a.b.c.d)");
-        }
+        checkDgidFamily(what, ah.dgid, hca.isIpv6());
         return new InetSocketAddress(ah.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT);
     }
 
+    /**
+     * Refuses a DGID the device cannot reach: an IPv4 device talks to IPv4-mapped GIDs
+     * (::ffff:a.b.c.d) only, an IPv6 device to non-mapped IPv6 GIDs only (one socket, one family).
+     */
+    static void checkDgidFamily(String what, org.jrdma.verbs.Gid dgid, boolean ipv6Device) {
+        if (dgid == null || dgid.isZero()) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + dgid + " names no peer");
+        }
+        if (!ipv6Device && !dgid.isIpv4Mapped()) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + dgid
+                    + " is not an IPv4-mapped GID (::ffff:a.b.c.d); this device is IPv4 (an IPv6 peer needs an IPv6 soft device)");
+        }
+        if (ipv6Device && dgid.isIpv4Mapped()) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + dgid
+                    + " is IPv4-mapped but this device is IPv6; give it an IPv6 GID or use an IPv4 device");
+        }
+        if (ipv6Device && dgid.isMulticast()) {
+            throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + dgid + " is multicast (not supported)");
+        }
+    }
+
+    /** The address as a big-endian int; 0 for an IPv6 address (IPv6 paths use {@link #ipv6}). */
     static int ipv4(InetAddress a) {
-        byte[] b = ((Inet4Address) a).getAddress();
+        if (!(a instanceof Inet4Address)) {
+            return 0;
+        }
+        byte[] b = a.getAddress();
         return ((b[0] & 0xFF) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
+    }
+
+    /** The 16 bytes of an IPv6 address; null for an IPv4 address. */
+    static byte[] ipv6(InetAddress a) {
+        return a instanceof java.net.Inet6Address ? a.getAddress() : null;
     }
 
     @Override

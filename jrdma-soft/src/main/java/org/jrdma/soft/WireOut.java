@@ -27,8 +27,9 @@ import org.jrdma.soft.wire.Reth;
 /**
  * Builds RoCEv2 packets in one reused direct buffer and sends them. The opcode's row in the
  * opcode table says which extension headers follow the BTH and where; the payload and its pad
- * follow them. The ICRC is computed for the IPv4 header the kernel will write: ID 0 and DF
- * (see {@link UdpDatagrams}), the two addresses, UDP 4791 → 4791 and the lengths.
+ * follow them. The ICRC is computed for the IP header the kernel will write: IPv4 with ID 0
+ * and DF (see {@link UdpDatagrams}), or IPv6 (no ID; traffic class, flow label and hop limit
+ * masked), the two addresses, UDP 4791 → 4791 and the lengths.
  */
 final class WireOut implements PacketOut {
     private static final int MAX_PACKET = 8192;
@@ -76,7 +77,7 @@ final class WireOut implements PacketOut {
         if (length > 0) {
             gather.copyOut(0, txData, pos, length);
         }
-        transmit(qp, dest.destination(), dest.destinationIpv4(), pad(pos + length, length));
+        transmit(qp, dest.destination(), dest.destinationIpv4(), dest.destinationIpv6(), pad(pos + length, length));
     }
 
     @Override
@@ -153,12 +154,25 @@ final class WireOut implements PacketOut {
 
     /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the QP's peer. */
     private void transmit(TransportQp qp, int headersAndPayload) {
-        transmit(qp, qp.peer(), qp.peerIpv4(), headersAndPayload);
+        transmit(qp, qp.peer(), qp.peerIpv4(), qp.peerIpv6(), headersAndPayload);
     }
 
-    private void transmit(TransportQp qp, java.net.InetSocketAddress to, int toIpv4, int headersAndPayload) {
+    /** {@code toIpv6} is the destination's IPv6 address on an IPv6 device (then toIpv4 is unused), else null. */
+    private void transmit(TransportQp qp, java.net.InetSocketAddress to, int toIpv4, byte[] toIpv6,
+            int headersAndPayload) {
         int length = headersAndPayload + Icrc.LENGTH;
-        icrc.writeIpv4(hca.localIpv4(), toIpv4, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
+        byte[] localIpv6 = hca.localIpv6();
+        if (localIpv6 != null) {
+            if (toIpv6 == null) {
+                hca.counters().increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp/create_ah check the family
+                tx.clear();
+                return;
+            }
+            // IPv6: no ID, every variable field masked — the receiver checks this value exactly.
+            icrc.writeIpv6(localIpv6, toIpv6, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
+        } else {
+            icrc.writeIpv4(hca.localIpv4(), toIpv4, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
+        }
         tx.limit(length).position(0);
         try {
             if (!hca.portActive()) {
@@ -166,7 +180,7 @@ final class WireOut implements PacketOut {
                 return; // the cable is out: the packet is lost
             }
             hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
-            hca.capture(true, toIpv4, UdpDatagrams.ROCE_PORT, tx, length);
+            hca.capture(true, toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
             if (hca.datagrams().send(tx, to)) {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);

@@ -39,6 +39,24 @@ class HotPathAllocationTest {
         }
     }
 
+    /** An IPv6 device on ::1 (issue 7): the receive path caches the peer's 16-byte address. */
+    @ParameterizedTest
+    @EnumSource(value = Op.class, names = {"SEND", "READ"})
+    void ipv6RoundsAllocateNothingOnceWarm(Op op) throws Exception {
+        SoftDevice dev = new SoftDevice(new SoftDeviceSpec("alloc6", java.net.InetAddress.getByName("::1"), 65536, false),
+                SoftOptions.defaults().threading(ThreadingMode.INVOKER));
+        try {
+            dev.open().close();
+        } catch (org.jrdma.verbs.VerbsException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(e.errno() != org.jrdma.verbs.Errno.EADDRINUSE, "[::1]:4791 is taken");
+            throw e;
+        }
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16, ACCESS, ACCESS, 4)) {
+            long perRound = measure(new Rounds(p, op, true), false);
+            assertThat(perRound).as("bytes allocated per " + op + " round over IPv6").isLessThan(16);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Op.class, names = {"SEND_INLINE", "WRITE", "READ"})
     void roundsAllocateNothingOnceWarmWithTheEngineThread(Op op) {

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 
 /**
  * Writes a soft device's RoCEv2 packets to a classic pcap file (LINKTYPE_RAW: each record is
- * an IPv4 packet) for Wireshark / tshark, which decode UDP 4791 as RoCEv2. The IPv4 and UDP
+ * an IPv4 or IPv6 packet) for Wireshark / tshark, which decode UDP 4791 as RoCEv2. The IPv4 and UDP
  * headers are the ones Linux puts on the wire for our socket: ID 0, DF, TTL 64, UDP checksum
  * 0 — so the recorded ICRC verifies against the recorded header.
  */
@@ -19,7 +19,7 @@ public final class PcapWriter implements AutoCloseable {
     private static final int SNAPLEN = 65535;
 
     private final OutputStream out;
-    private final ByteBuffer header = ByteBuffer.allocate(16 + 28).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer header = ByteBuffer.allocate(16 + 48).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[] payload = new byte[SNAPLEN];
 
     private PcapWriter(OutputStream out) {
@@ -54,6 +54,51 @@ public final class PcapWriter implements AutoCloseable {
         out.write(header.array(), 0, header.position());
         buffer.get(offset, payload, 0, length);
         out.write(payload, 0, length);
+    }
+
+    /**
+     * Records one UDP payload sent over IPv6 (16-byte addresses): traffic class 0, flow label 0,
+     * hop limit 64 and the UDP checksum computed, as Linux sends it (IPv6 forbids checksum 0,
+     * RFC 8200 §8.1; the ICRC masks all of these, so the recorded ICRC verifies).
+     */
+    public synchronized void writeIpv6(byte[] srcIp, int srcPort, byte[] dstIp, int dstPort, ByteBuffer buffer,
+            int offset, int length) throws IOException {
+        long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
+        int ipLength = 40 + 8 + length;
+        header.clear();
+        header.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(ipLength).putInt(ipLength);
+        header.order(ByteOrder.BIG_ENDIAN);
+        header.putInt(0x60000000).putShort((short) (8 + length)).put((byte) 17).put((byte) 64).put(srcIp).put(dstIp);
+        int udp = header.position();
+        header.putShort((short) srcPort).putShort((short) dstPort).putShort((short) (8 + length)).putShort((short) 0);
+        buffer.get(offset, payload, 0, length);
+        header.putShort(udp + 6, (short) udp6Checksum(srcIp, dstIp, srcPort, dstPort, payload, length));
+        header.order(ByteOrder.LITTLE_ENDIAN);
+        out.write(header.array(), 0, header.position());
+        out.write(payload, 0, length);
+    }
+
+    /** RFC 8200 §8.1: the one's-complement sum over the pseudo-header, UDP header and payload; 0 is sent as 0xFFFF. */
+    static int udp6Checksum(byte[] src, byte[] dst, int srcPort, int dstPort, byte[] data, int length) {
+        long sum = 0;
+        for (int i = 0; i < 16; i += 2) {
+            sum += (src[i] & 0xFF) << 8 | src[i + 1] & 0xFF;
+            sum += (dst[i] & 0xFF) << 8 | dst[i + 1] & 0xFF;
+        }
+        int udpLength = 8 + length;
+        sum += udpLength + 17;                                    // pseudo-header: length, next header
+        sum += (srcPort & 0xFFFF) + (dstPort & 0xFFFF) + udpLength; // UDP header, checksum field 0
+        for (int i = 0; i + 1 < length; i += 2) {
+            sum += (data[i] & 0xFF) << 8 | data[i + 1] & 0xFF;
+        }
+        if ((length & 1) != 0) {
+            sum += (data[length - 1] & 0xFF) << 8;
+        }
+        while ((sum >>> 16) != 0) {
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+        }
+        int c = (int) ~sum & 0xFFFF;
+        return c == 0 ? 0xFFFF : c;
     }
 
     private static int ipv4Checksum(ByteBuffer b, int start) {

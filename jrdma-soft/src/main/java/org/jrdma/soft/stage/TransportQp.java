@@ -44,6 +44,8 @@ public final class TransportQp {
     AhAttr ah;
     InetSocketAddress peer;
     int peerIpv4;
+    /** The peer's IPv6 address (16 bytes) on an IPv6 device, else null. */
+    byte[] peerIpv6;
     /** The peer's UDP source port once strict source checking pinned it, else 0 (see SourcePin). */
     int pinnedPeerPort;
     int timeout;
@@ -176,6 +178,11 @@ public final class TransportQp {
         return peerIpv4;
     }
 
+    /** The peer's IPv6 address (do not modify), or null for an IPv4 peer. */
+    public byte[] peerIpv6() {
+        return peerIpv6;
+    }
+
     public int mtuBytes() {
         return mtu.bytes();
     }
@@ -190,6 +197,7 @@ public final class TransportQp {
         this.ah = ah.copy();
         this.peer = peer;
         this.peerIpv4 = peerIpv4;
+        this.peerIpv6 = peer.getAddress() instanceof java.net.Inet6Address a6 ? a6.getAddress() : null;
         this.pinnedPeerPort = 0; // a new path: learn the peer's port again (SourcePin)
     }
 

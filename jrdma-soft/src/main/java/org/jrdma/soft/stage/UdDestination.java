@@ -7,4 +7,9 @@ public interface UdDestination {
     InetSocketAddress destination();
 
     int destinationIpv4();
+
+    /** The destination's 16-byte IPv6 address (do not modify), or null when it is IPv4. */
+    default byte[] destinationIpv6() {
+        return null;
+    }
 }

@@ -35,6 +35,21 @@ public final class UdResponder {
      */
     public DropReason onDatagram(TransportQp qp, RxPacket pkt, MemorySegment data, int srcIp, int dstIp, int ipId,
             int ipFlags, int udpLength) {
+        return deliver(qp, pkt, data, null, null, srcIp, dstIp, ipId, ipFlags, udpLength);
+    }
+
+    /**
+     * As {@link #onDatagram} on an IPv6 device: the 40-byte GRH area holds the IPv6 header
+     * (version 6, traffic class and flow label 0, payload length, next header UDP, hop limit 64,
+     * the two 16-byte addresses), as rxe writes it for RoCEv2 over IPv6.
+     */
+    public DropReason onDatagramIpv6(TransportQp qp, RxPacket pkt, MemorySegment data, byte[] srcIp, byte[] dstIp,
+            int udpLength) {
+        return deliver(qp, pkt, data, srcIp, dstIp, 0, 0, 0, 0, udpLength);
+    }
+
+    private DropReason deliver(TransportQp qp, RxPacket pkt, MemorySegment data, byte[] srcIpv6, byte[] dstIpv6,
+            int srcIp, int dstIp, int ipId, int ipFlags, int udpLength) {
         if (!qp.state.receives()) {
             return DropReason.BAD_QP_STATE;
         }
@@ -60,7 +75,11 @@ public final class UdResponder {
             qp.completeRecv(WcStatus.LOC_LEN_ERR, 0, false, 0, false);
             return DropReason.NONE;
         }
-        writeGrh(srcIp, dstIp, ipId, ipFlags, udpLength);
+        if (srcIpv6 != null) {
+            writeGrhIpv6(srcIpv6, dstIpv6, udpLength);
+        } else {
+            writeGrh(srcIp, dstIp, ipId, ipFlags, udpLength);
+        }
         w.gather.copyIn(grhBytes, 0, 0, GRH_BYTES);
         if (payload > 0) {
             w.gather.copyIn(data, pkt.payloadOffset(), GRH_BYTES, payload);
@@ -68,6 +87,12 @@ public final class UdResponder {
         qp.completeRecv(WcStatus.SUCCESS, GRH_BYTES + payload, withImm, imm, pkt.bth().se(), WcOpcode.RECV,
                 pkt.deth().srcQp());
         return DropReason.NONE;
+    }
+
+    private void writeGrhIpv6(byte[] srcIp, byte[] dstIp, int udpLength) {
+        grh.clear();
+        grh.putInt(0, 0x60000000).putShort(4, (short) (8 + udpLength)).put(6, (byte) 17).put(7, (byte) 64)
+                .put(8, srcIp).put(24, dstIp);
     }
 
     private void writeGrh(int srcIp, int dstIp, int ipId, int ipFlags, int udpLength) {

@@ -174,10 +174,9 @@ public final class Demo {
         return config.bootstrap().equals("cm");
     }
 
-    /** The IPv4 address of the endpoint's soft device, from its GID ::ffff:a.b.c.d. */
+    /** The IP address of the endpoint's soft device, from its GID (::ffff:a.b.c.d, or an IPv6 address). */
     private static InetAddress deviceAddress(RcEndpoint e) throws java.net.UnknownHostException {
-        byte[] gid = e.context().queryGid(1, 0).toBytes();
-        return InetAddress.getByAddress(Arrays.copyOfRange(gid, 12, 16));
+        return e.context().queryGid(1, 0).toInetAddress();
     }
 
     private String connectPhaseName() {
