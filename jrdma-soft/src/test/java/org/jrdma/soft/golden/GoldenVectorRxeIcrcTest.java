@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * Golden vectors (issue 7 item 2): ICRC on receive against real rxe traffic. rxe sends non-zero
  * IPv4 IDs that a UDP socket never sees; IcrcVerifier solves for the ID. Every captured packet
  * must verify given only what a UDP socket sees (addresses, ports, payload), with the solved ID
- * equal to the captured one, and corrupted packets must be rejected.
+ * equal to the captured one, and corrupted packets must be rejected. Both IPv4-ID policies that
+ * accept rxe are measured: ANY_ID_DF, which the Engine uses, and ANY_ID, IcrcVerifier's no-arg default.
  */
 class GoldenVectorRxeIcrcTest {
     private static final long SEED = 4791;
