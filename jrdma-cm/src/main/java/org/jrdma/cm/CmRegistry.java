@@ -29,6 +29,9 @@ final class CmRegistry {
     private static final Map<String, Context> CONTEXTS = new HashMap<>();
     private static final Map<String, InetAddress> ADDRESSES = new HashMap<>();
     private static final Map<String, CmAgent> AGENTS = new HashMap<>();
+    /** Agents removed from {@link #AGENTS} whose GSI QP is not released yet, by device name. */
+    private static final Map<String, java.util.concurrent.CountDownLatch> CLOSING = new HashMap<>();
+    private static final long CLOSE_WAIT_SECONDS = 10;
 
     private record Binding(PortSpace space, InetAddress address, int port, CmId id) {
         boolean overlaps(InetAddress other) {
@@ -130,27 +133,53 @@ final class CmRegistry {
 
     /** The agent of a device, started on first use; each call adds a user, {@link #release} removes one. */
     static CmAgent acquire(Device device, CmOptions options) {
-        synchronized (LOCK) {
-            CmAgent a = AGENTS.get(device.name());
-            if (a == null) {
-                a = CmAgent.start(device, context(device), address(device), options);
-                AGENTS.put(device.name(), a);
+        while (true) {
+            java.util.concurrent.CountDownLatch closing;
+            synchronized (LOCK) {
+                closing = CLOSING.get(device.name());
+                if (closing == null) {
+                    CmAgent a = AGENTS.get(device.name());
+                    if (a == null) {
+                        a = CmAgent.start(device, context(device), address(device), options);
+                        AGENTS.put(device.name(), a);
+                    }
+                    a.addUser();
+                    return a;
+                }
             }
-            a.addUser();
-            return a;
+            // The device's previous agent is still closing and holds QP1 until it has: a new
+            // agent started now would find the GSI QP taken (EBUSY). Wait for it, with a deadline.
+            try {
+                if (!closing.await(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                    throw new CmException(CmError.TIMED_OUT, "the CM agent of " + device.name() + " did not finish closing within "
+                            + CLOSE_WAIT_SECONDS + " s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CmException(CmError.TIMED_OUT, "interrupted while the CM agent of " + device.name() + " was closing");
+            }
         }
     }
 
     static void release(CmAgent agent) {
-        boolean last;
+        String name = agent.device().name();
+        java.util.concurrent.CountDownLatch done = null;
         synchronized (LOCK) {
-            last = agent.removeUser();
-            if (last) {
-                AGENTS.remove(agent.device().name(), agent);
+            if (agent.removeUser()) {
+                AGENTS.remove(name, agent);
+                done = new java.util.concurrent.CountDownLatch(1);
+                CLOSING.put(name, done);
             }
         }
-        if (last) {
-            agent.close();
+        if (done != null) {
+            try {
+                agent.close(); // outside LOCK: the port's thread may need LOCK while it winds down
+            } finally {
+                synchronized (LOCK) {
+                    CLOSING.remove(name, done);
+                }
+                done.countDown();
+            }
         }
     }
 

@@ -46,10 +46,25 @@ class RpingCommandTest {
         return new Run(code, out.toString(), err.toString());
     }
 
+    /**
+     * A client run, repeated while it is REJECTED: the server thread may not listen yet, and a
+     * REQ for a service nobody listens on gets REJ 8 at once (as with rdma_cm), so the client
+     * retries until the listener is up — the condition, with a deadline, not a sleep.
+     */
+    private static Run clientOnceListening(String... args) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        Run r = jrdma(args);
+        while (r.code() != 0 && r.err().contains("REJECTED") && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            r = jrdma(args);
+        }
+        return r;
+    }
+
     @Test
     void serverAndClientInOneProcessValidateEveryPingOfALargerBuffer() throws Exception {
         CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7201", "-S", "5000"));
-        Run client = jrdma("rping", "-c", "-a", address, "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
+        Run client = clientOnceListening("rping", "-c", "-a", address, "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
         Run s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.code()).as(client.out() + client.err() + " | server: " + s.out() + s.err()).isZero();
         assertThat(s.code()).as(s.err()).isZero();
@@ -60,7 +75,7 @@ class RpingCommandTest {
     @Test
     void aClientWithALargerBufferThanTheServersIsRefusedClearly() throws Exception {
         CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7204"));
-        Run client = jrdma("rping", "-c", "-a", address, "-p", "7204", "-C", "1", "-S", "100");
+        Run client = clientOnceListening("rping", "-c", "-a", address, "-p", "7204", "-C", "1", "-S", "100");
         Run s = server.get(60, TimeUnit.SECONDS);
         assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(s.err()).contains("the client's buffer is 100 bytes, this server's is 64: give both sides the same -S");
@@ -74,7 +89,7 @@ class RpingCommandTest {
         assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(client.err()).contains("REJECTED");
         // The server still serves a proper client afterwards.
-        Run ok = jrdma("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
+        Run ok = clientOnceListening("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(server.get(60, TimeUnit.SECONDS).code()).isZero();
     }
