@@ -11,11 +11,9 @@ import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.wire.PortSpace;
 import org.jrdma.tools.rc.RcEndpoint;
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QueuePair;
-import org.jrdma.verbs.VerbsException;
 
 /**
  * {@code demo --bootstrap cm}: the two endpoints connect through the connection manager — a
@@ -49,13 +47,13 @@ final class CmBootstrap implements AutoCloseable {
     void server(RcEndpoint e) {
         e.cmStarted();
         e.cmResolved();
-        CmEvent req = expect(serverEvents, CmEventType.CONNECT_REQUEST);
+        CmEvent req = serverEvents.getEvent(CmEventType.CONNECT_REQUEST, timeout);
         CmId id = req.id();
         req.ack();
         serverId = id;
         e.connectByCm(attr -> id.createQp(e.pd(), attr), (qp, ep) -> {
             id.accept(ConnParam.defaults());
-            expect(serverEvents, CmEventType.ESTABLISHED).ack();
+            serverEvents.getEvent(CmEventType.ESTABLISHED, timeout).ack();
             return infos(qp, id);
         });
     }
@@ -65,13 +63,13 @@ final class CmBootstrap implements AutoCloseable {
         CmId id = CmId.create(clientEvents, PortSpace.TCP, "demo-client");
         clientId = id;
         id.resolveAddr(new InetSocketAddress(address, 0), new InetSocketAddress(address, listener.port()), timeout);
-        expect(clientEvents, CmEventType.ADDR_RESOLVED).ack();
+        clientEvents.getEvent(CmEventType.ADDR_RESOLVED, timeout).ack();
         id.resolveRoute(timeout);
-        expect(clientEvents, CmEventType.ROUTE_RESOLVED).ack();
+        clientEvents.getEvent(CmEventType.ROUTE_RESOLVED, timeout).ack();
         e.cmResolved();
         e.connectByCm(attr -> id.createQp(e.pd(), attr), (qp, ep) -> {
             id.connect(ConnParam.defaults());
-            expect(clientEvents, CmEventType.ESTABLISHED).ack();
+            clientEvents.getEvent(CmEventType.ESTABLISHED, timeout).ack();
             return infos(qp, id);
         });
     }
@@ -84,16 +82,6 @@ final class CmBootstrap implements AutoCloseable {
         return new ConnInfo[] {local, remote};
     }
 
-    private CmEvent expect(EventChannel events, CmEventType want) {
-        CmEvent ev = events.getEvent(timeout);
-        if (ev.type() != want) {
-            CmEventType got = ev.type();
-            ev.ack();
-            throw new VerbsException(Errno.ECONNREFUSED, "demo: waiting for " + want + ", the CM gave " + got);
-        }
-        return ev;
-    }
-
     /** rdma_disconnect on both sides (DREQ, DREP), each side's DISCONNECTED acked, then every id destroyed. */
     @Override
     public void close() {
@@ -102,9 +90,9 @@ final class CmBootstrap implements AutoCloseable {
             CmId s = serverId;
             if (c != null && s != null) {
                 c.disconnect();
-                expect(serverEvents, CmEventType.DISCONNECTED).ack();
+                serverEvents.getEvent(CmEventType.DISCONNECTED, timeout).ack();
                 s.disconnect();
-                expect(clientEvents, CmEventType.DISCONNECTED).ack();
+                clientEvents.getEvent(CmEventType.DISCONNECTED, timeout).ack();
             }
         } finally {
             for (AutoCloseable a : new AutoCloseable[] {clientId, serverId, listener, clientEvents, serverEvents}) {

@@ -31,16 +31,16 @@ final class RpingClient {
     long run() {
         try (EventChannel events = EventChannel.create(); CmId id = CmId.create(events, PortSpace.TCP, "rping-client")) {
             id.resolveAddr(null, new InetSocketAddress(o.address(), o.port()), o.timeout());
-            Events.expect(events, CmEventType.ADDR_RESOLVED, o.timeout()).ack();
+            events.getEvent(CmEventType.ADDR_RESOLVED, o.timeout()).ack();
             id.resolveRoute(o.timeout());
-            Events.expect(events, CmEventType.ROUTE_RESOLVED, o.timeout()).ack();
+            events.getEvent(CmEventType.ROUTE_RESOLVED, o.timeout()).ack();
             try (RpingConnection c = new RpingConnection(id, events, o.size(), true, o.timeout())) {
                 id.connect(ConnParam.defaults().resources(1, 1).retries(7, 7));
-                Events.expect(events, CmEventType.ESTABLISHED, o.timeout()).ack();
+                events.getEvent(CmEventType.ESTABLISHED, o.timeout()).ack();
                 long pings = loop(c);
                 id.disconnect();
                 if (!c.disconnected()) {
-                    Events.expect(events, CmEventType.DISCONNECTED, o.timeout()).ack();
+                    events.getEvent(CmEventType.DISCONNECTED, o.timeout()).ack();
                 }
                 return pings;
             }

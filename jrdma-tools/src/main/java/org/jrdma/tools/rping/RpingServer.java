@@ -41,12 +41,12 @@ final class RpingServer {
     }
 
     private void serveOne(EventChannel events) {
-        CmEvent req = Events.expect(events, CmEventType.CONNECT_REQUEST, o.connectWait());
+        CmEvent req = events.getEvent(CmEventType.CONNECT_REQUEST, o.connectWait());
         CmId child = req.id();
         req.ack();
         try (child; RpingConnection c = new RpingConnection(child, events, o.size(), false, o.timeout())) {
             child.accept(ConnParam.defaults().resources(1, 1));
-            Events.expect(events, CmEventType.ESTABLISHED, o.timeout()).ack();
+            events.getEvent(CmEventType.ESTABLISHED, o.timeout()).ack();
             if (o.debug()) {
                 out.println("rping: connection from " + child.peerAddress() + " established");
             }
@@ -83,7 +83,7 @@ final class RpingServer {
                 pings++;
             }
             if (!c.disconnected()) {
-                Events.expect(events, CmEventType.DISCONNECTED, o.timeout()).ack();
+                events.getEvent(CmEventType.DISCONNECTED, o.timeout()).ack();
             }
             child.disconnect();
             if (o.debug()) {
