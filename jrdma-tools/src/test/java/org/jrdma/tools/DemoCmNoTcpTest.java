@@ -2,12 +2,11 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,15 +35,9 @@ class DemoCmNoTcpTest {
     private Run demo(String bootstrap) throws Exception {
         String spec = FreeLoopback.deviceSpec("cmdemo");
         Path log = dir.resolve(bootstrap + "-classes.log");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xlog:class+init=info:file=" + log,
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-                "demo", "--bootstrap", bootstrap, "-d", spec.substring(0, spec.indexOf('=')), "-n", "50", "-s", "2048"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("JRDMA_SOFT_DEVICES", spec);
-        pb.environment().put("JRDMA_STATS_DIR", dir.toString());
-        pb.directory(new File(System.getProperty("user.dir")));
-        Process p = pb.start();
+        Process p = JrdmaProcess.start(List.of("-Xlog:class+init=info:file=" + log),
+                Map.of("JRDMA_SOFT_DEVICES", spec, "JRDMA_STATS_DIR", dir.toString()),
+                List.of("demo", "--bootstrap", bootstrap, "-d", spec.substring(0, spec.indexOf('=')), "-n", "50", "-s", "2048"));
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         return new Run(p.exitValue(), out, Files.readString(log));

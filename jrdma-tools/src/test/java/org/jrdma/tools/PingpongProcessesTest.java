@@ -2,9 +2,7 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -59,14 +57,9 @@ class PingpongProcessesTest {
     }
 
     private Process start(String... args) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("JRDMA_SOFT_DEVICES"); // "no flags": the default device set
-        pb.environment().put("JRDMA_STATS_DIR", stats.toString());
-        pb.directory(new File(System.getProperty("user.dir")));
-        return pb.start();
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        env.put("JRDMA_SOFT_DEVICES", null); // "no flags": the default device set
+        env.put("JRDMA_STATS_DIR", stats.toString());
+        return JrdmaProcess.start(List.of(), env, List.of(args));
     }
 }

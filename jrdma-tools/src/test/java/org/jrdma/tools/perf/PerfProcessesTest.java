@@ -2,12 +2,10 @@ package org.jrdma.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.jrdma.tools.Main;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,13 +47,8 @@ class PerfProcessesTest {
     }
 
     private static Process start(List<String> args) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName()));
-        cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().remove("JRDMA_SOFT_DEVICES"); // "no flags": the default device set
-        pb.directory(new File(System.getProperty("user.dir")));
-        return pb.start();
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        env.put("JRDMA_SOFT_DEVICES", null); // "no flags": the default device set
+        return org.jrdma.tools.JrdmaProcess.start(List.of(), env, args);
     }
 }

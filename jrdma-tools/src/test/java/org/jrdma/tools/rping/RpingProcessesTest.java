@@ -2,14 +2,13 @@ package org.jrdma.tools.rping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.tools.FreeLoopback;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.JrdmaProcess;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,14 +51,7 @@ class RpingProcessesTest {
     }
 
     private Process start(String devices, String... args) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName()));
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put("JRDMA_SOFT_DEVICES", devices);
-        pb.environment().put("JRDMA_STATS_DIR", stats.toString());
-        pb.directory(new File(System.getProperty("user.dir")));
-        return pb.start();
+        return JrdmaProcess.start(List.of(), Map.of("JRDMA_SOFT_DEVICES", devices, "JRDMA_STATS_DIR", stats.toString()),
+                List.of(args));
     }
 }
