@@ -21,9 +21,12 @@ import jdk.net.ExtendedSocketOptions;
  * the wire the sender can compute the ICRC the receiver will check. One socket per device
  * means every packet of the device leaves from UDP port 4791; RoCEv2 receivers do not depend
  * on the source port (rxe uses a per-QP port; ECMP entropy does not matter on one link).
+ *
+ * <p>An IPv6 socket also accepts UDP checksum 0, which rxe sends: see {@link UdpChecksumOptions}.
  */
 public final class UdpDatagrams implements Datagrams {
     public static final int ROCE_PORT = 4791;
+    private static final System.Logger LOG = System.getLogger(UdpDatagrams.class.getName());
     private static final int SOCKET_BUFFER_BYTES = 8 << 20;
 
     private final DatagramChannel channel;
@@ -53,6 +56,11 @@ public final class UdpDatagrams implements Datagrams {
                 ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
             }
             ch.bind(new InetSocketAddress(address, port));
+            if (address instanceof java.net.Inet6Address
+                    && !UdpChecksumOptions.set(ch, UdpChecksumOptions.UDP_NO_CHECK6_RX)) {
+                LOG.log(System.Logger.Level.WARNING, "{0}: could not set UDP_NO_CHECK6_RX; RoCEv2 packets sent with"
+                        + " UDP checksum 0 over IPv6 (as Linux rxe sends them) will not arrive", address);
+            }
             ch.configureBlocking(false);
             Selector sel = Selector.open();
             ch.register(sel, SelectionKey.OP_READ);
