@@ -22,7 +22,29 @@ lab_up() {
 }
 
 # jrdma in the namespace, as 10.77.0.1 (its soft device "lab")
-jrdma_ns() { ip netns exec rxe-lab env JRDMA_SOFT_DEVICES=lab=10.77.0.1 "$here/jrdma" "$@"; }
+# (lab_ipv6_up adds "lab6=fd77::1")
+devices_ns="lab=10.77.0.1"
+jrdma_ns() { ip netns exec rxe-lab env JRDMA_SOFT_DEVICES="$devices_ns" "$here/jrdma" "$@"; }
+
+# IPv6 on the lab link, which the lab keeps off: fd77::1 on the namespace's br0, fd77::2 on the
+# guest's eth0 (no DAD), a soft device lab6 on fd77::1, and g6 = rxe0's GID index for fd77::2.
+# The TCP exchanges stay on IPv4 (the rdma-core tools listen on 0.0.0.0); RoCEv2 goes over IPv6.
+lab_ipv6_up() {
+  local i
+  ip netns exec rxe-lab sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.default.disable_ipv6=0 \
+    net.ipv6.conf.br0.disable_ipv6=0
+  ip netns exec rxe-lab ip -6 addr replace fd77::1/64 dev br0 nodad
+  ./run-lab.sh exec 1 'sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.eth0.disable_ipv6=0; ip -6 addr replace fd77::2/64 dev eth0 nodad' >/dev/null
+  g6=""
+  for i in $(seq 1 50); do
+    g6=$(./run-lab.sh exec 1 'for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do [ "$(cat $f)" = "fd77:0000:0000:0000:0000:0000:0000:0002" ] && basename $f; done; true' | tr -d '\r' | grep -E '^[0-9]+$' | head -1 || true)
+    [ -n "$g6" ] && break
+    sleep 0.2
+  done
+  [ -n "$g6" ] || { echo "rxe0 has no GID for fd77::2"; return 1; }
+  echo "rxe0 GID index $g6 = fd77::2"
+  devices_ns="lab=10.77.0.1,lab6=fd77::1"
+}
 
 # waits until something in the namespace listens on TCP $1 (the jrdma server), at most $2 s
 wait_listen() {
@@ -32,6 +54,22 @@ wait_listen() {
     sleep 0.2
   done
   return 1
+}
+
+# The lab's capture leaves IPv6 out ('not ip6'); with CAP6=1 a run also captures IPv6 RoCEv2
+# on br0 into $caps/NAME.v6.pcap and judges that one with roce_report.py (IPv6 ICRC).
+cap6_start() {
+  local i
+  ip netns exec rxe-lab tcpdump -Z root -i br0 -s 0 -U -n -w "$caps/$1.v6.pcap" 'ip6 and udp port 4791' \
+    > "$out/$1.tcpdump6.log" 2>&1 &
+  cap6_pid=$!
+  for i in $(seq 1 50); do grep -q 'listening on' "$out/$1.tcpdump6.log" 2>/dev/null && break; sleep 0.2; done
+}
+cap6_stop() {
+  sleep 1 # the last frames
+  kill -INT "$cap6_pid" 2>/dev/null || true
+  wait "$cap6_pid" 2>/dev/null || true
+  python3 "$here/interop/roce_report.py" "$caps/$1.v6.pcap" "$1" > "$caps/$1.v6.txt" || true
 }
 
 counters() { # the guest's rxe0 hw_counters as "name value" lines
@@ -55,6 +93,7 @@ run() {
   echo "   jrdma: $* $([ "$side" = rxe ] && echo 10.77.0.2)"
   counters > "$out/$name.cnt0"
   ./run-lab.sh cap-start "$name" >/dev/null 2>&1
+  [ "${CAP6:-0}" = 1 ] && cap6_start "$name"
   if [ "$side" = rxe ]; then
     ./run-lab.sh submit 1 "$job" "timeout ${GUEST_TIMEOUT:-240} $gcmd"
     jrdma_ns "$@" 10.77.0.2 > "$out/$name.jrdma.txt" 2>&1 && jrc=0 || jrc=$?
@@ -68,12 +107,14 @@ run() {
     wait "$jpid" && jrc=0 || jrc=$?
   fi
   ./run-lab.sh cap-stop "$name" >/dev/null 2>&1
+  local rep=$caps/$name.opcodes.txt pcap=$caps/$name.pcap
+  if [ "${CAP6:-0}" = 1 ]; then cap6_stop "$name"; rep=$caps/$name.v6.txt; pcap=$caps/$name.v6.pcap; fi
   counters > "$out/$name.cnt1"
   local ops frames retx bad moved verdict
-  ops=$(awk '/^ +[0-9]+ +0x[0-9a-f]+ /{printf "%s%s x%s", sep, $3, $1; sep=", "}' "$caps/$name.opcodes.txt")
-  frames=$(sed -n 's/.*: \([0-9]*\) RoCEv2 frames with valid ICRC, \([0-9]*\) invalid.*/\1/p' "$caps/$name.opcodes.txt")
-  bad=$(sed -n 's/.*: \([0-9]*\) RoCEv2 frames with valid ICRC, \([0-9]*\) invalid.*/\2/p' "$caps/$name.opcodes.txt")
-  retx=$(awk '/^# retransmitted/{getline; print $1}' "$caps/$name.opcodes.txt")
+  ops=$(awk '/^ +[0-9]+ +0x[0-9a-f]+ /{printf "%s%s x%s", sep, $3, $1; sep=", "}' "$rep")
+  frames=$(sed -n 's/.*: \([0-9]*\) RoCEv2 frames with valid ICRC, \([0-9]*\) invalid.*/\1/p' "$rep")
+  bad=$(sed -n 's/.*: \([0-9]*\) RoCEv2 frames with valid ICRC, \([0-9]*\) invalid.*/\2/p' "$rep")
+  retx=$(awk '/^# retransmitted/{getline; print $1}' "$rep")
   moved=$(counter_diff "$out/$name.cnt0" "$out/$name.cnt1")
   verdict=PASS
   if [ "$jrc" != 0 ] || [ "$grc" != 0 ] || [ "${bad:-1}" != 0 ] || [ "${frames:-0}" = 0 ]; then verdict=FAIL; fail=1; fi
@@ -86,7 +127,7 @@ run() {
     grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.jrdma.txt" | head -2 | sed 's/^/   jrdma: /' || true
     grep -hE '^ +[0-9]+ +[0-9]+ +[0-9.]+|iters in' "$out/$name.rxe.txt" | head -2 | sed 's/^/   rxe:   /' || true
   fi
-  echo "   $verdict ($caps/$name.pcap)"
+  echo "   $verdict ($pcap)"
   results+=("$(printf '%-28s %-5s jrdma=%-3s rxe=%-3s frames=%-5s badICRC=%-2s retx=%-4s %s' "$name" "$verdict" "$jrc" "$grc" "${frames:-0}" "${bad:-?}" "${retx:-?}" "$moved")")
 }
 
