@@ -1,6 +1,5 @@
 package org.jrdma.cm;
 
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -122,7 +121,7 @@ public final class CmId implements AutoCloseable {
      */
     public void bindAddr(InetSocketAddress address) {
         Objects.requireNonNull(address, "address");
-        InetAddress ip = ipv4(address.getAddress(), "bind_addr");
+        InetAddress ip = ip(address.getAddress(), "bind_addr");
         synchronized (this) {
             checkOpen("bind_addr");
             if (bound) {
@@ -184,9 +183,9 @@ public final class CmId implements AutoCloseable {
     public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, Duration timeout) {
         Objects.requireNonNull(dst, "dst");
         positive(timeout, "resolve_addr");
-        InetAddress to = ipv4(dst.getAddress(), "resolve_addr");
+        InetAddress to = ip(dst.getAddress(), "resolve_addr");
         if (to.isAnyLocalAddress()) {
-            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination 0.0.0.0");
+            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination " + to.getHostAddress() + " is the wildcard address");
         }
         Device device;
         synchronized (this) {
@@ -195,7 +194,7 @@ public final class CmId implements AutoCloseable {
                 throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: the id is " + (listening ? "listening" : "resolved already"));
             }
             List<Device> devices = options().devices().get();
-            device = DeviceChoice.choose(devices, src == null ? null : ipv4(src.getAddress(), "resolve_addr"),
+            device = DeviceChoice.choose(devices, src == null ? null : ip(src.getAddress(), "resolve_addr"),
                     agent == null ? null : agent.device(), to);
             if (device == null) {
                 emit(CmEventType.ADDR_ERROR, -CmError.NETWORK_UNREACHABLE.errno(), null, null, null, null);
@@ -630,9 +629,10 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    private static InetAddress ipv4(InetAddress a, String op) {
-        if (!(a instanceof Inet4Address)) {
-            throw new CmException(CmError.INVALID_ARGUMENT, op + ": " + a + " is not an IPv4 address (jrdma's rdma_cm is IPv4-only so far; IPv6 soft devices work with the TCP/file/static exchanges)");
+    /** IPv4 or IPv6: a soft device's GID is ::ffff:a.b.c.d for IPv4 and the address itself for IPv6. */
+    private static InetAddress ip(InetAddress a, String op) {
+        if (a == null) {
+            throw new CmException(CmError.INVALID_ARGUMENT, op + ": an unresolved address");
         }
         return a;
     }

@@ -24,10 +24,10 @@ final class DeviceChoice {
                 throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: the id is bound to " + bound.name()
                         + ", not to the device of " + src.getHostAddress());
             }
-            return d;
+            return sameFamily(d, dst);
         }
         if (bound != null) {
-            return bound;
+            return sameFamily(bound, dst);
         }
         if (dst.isLoopbackAddress()) {
             Device own = null;
@@ -59,5 +59,19 @@ final class DeviceChoice {
             }
         }
         return firstRemote;
+    }
+
+    /**
+     * An IPv4 device cannot reach an IPv6 destination nor the reverse (its GID is of one
+     * family): EINVAL, as rdma_resolve_addr gives for a source and destination of different
+     * families.
+     */
+    private static Device sameFamily(Device d, InetAddress dst) {
+        InetAddress a = CmRegistry.address(d);
+        if (a.getClass() != dst.getClass()) {
+            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: source " + a.getHostAddress() + " ("
+                    + d.name() + ") and destination " + dst.getHostAddress() + " are of different address families");
+        }
+        return d;
     }
 }

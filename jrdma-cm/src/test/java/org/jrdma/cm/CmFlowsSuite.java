@@ -35,6 +35,11 @@ import org.junit.jupiter.api.Test;
  * (in memory, or the soft provider's GSI QP).
  */
 abstract class CmFlowsSuite extends CmFixture {
+    /** An address of the devices' family where no device (and so no CM) answers. */
+    protected java.net.InetAddress silentAddress() {
+        return TestDevices.address(59_999); // on loopback, no device there
+    }
+
     @Test
     void connectAcceptThenASendAndAnRdmaWriteMoveOverTheConnectedQps() {
         CmId listener = track(Cm.listener(server, serverDevice, PortSpace.TCP, 8));
@@ -201,8 +206,7 @@ abstract class CmFlowsSuite extends CmFixture {
     @Test
     void unreachableWhenNoPeerAnswersAfterTheRetries() {
         CmId c = track(CmId.create(client, PortSpace.TCP, null));
-        // an address on loopback where no device (and so no CM) listens
-        InetSocketAddress silent = new InetSocketAddress(TestDevices.address(59_999), 4791);
+        InetSocketAddress silent = new InetSocketAddress(silentAddress(), 4791);
         c.resolveAddr(new InetSocketAddress(CmRegistry.address(clientDevice), 0), silent, Cm.WAIT);
         ack(client, CmEventType.ADDR_RESOLVED);
         c.resolveRoute(Cm.WAIT);

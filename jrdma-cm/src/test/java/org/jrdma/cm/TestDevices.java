@@ -37,6 +37,32 @@ final class TestDevices {
         throw new IllegalStateException("no free 127.79.x.y address");
     }
 
+    private static SoftDevice ipv6Loopback;
+
+    /**
+     * The one soft device on [::1]:4791 for this JVM, shared: the CM keeps a device's context
+     * open once used, so a second device on ::1 would find the port taken. Skips the test
+     * (assumption) where ::1 is missing or another process holds [::1]:4791.
+     */
+    static synchronized SoftDevice ipv6Loopback() {
+        if (ipv6Loopback == null) {
+            SoftDevice d;
+            try {
+                d = new SoftDevice(new SoftDeviceSpec("cm_v6", InetAddress.getByName("::1"), 65536, false),
+                        SoftOptions.defaults());
+                d.open().close();
+            } catch (UnknownHostException e) {
+                throw new IllegalStateException(e);
+            } catch (VerbsException e) {
+                org.junit.jupiter.api.Assumptions.assumeTrue(e.errno() != Errno.EADDRINUSE && e.errno() != Errno.EADDRNOTAVAIL,
+                        "[::1]:4791 unavailable: " + e.getMessage());
+                throw e;
+            }
+            ipv6Loopback = d;
+        }
+        return ipv6Loopback;
+    }
+
     static InetAddress address(int n) {
         try {
             return InetAddress.getByAddress(new byte[] {127, 79, (byte) (n / 250), (byte) (n % 250 + 1)});
