@@ -4,7 +4,7 @@
 #   pingpong rc/uc/ud  <->  ibv_rc_pingpong -g 1 / ibv_uc_pingpong / ibv_ud_pingpong
 #   perf write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat  <->  Debian perftest ("6.06")
 #   rping -V           <->  rping -V (connection manager on QP1, no TCP; both sides check the data)
-#   over IPv6 GIDs: pingpong rc/uc/ud and write_bw again (the lab link gets IPv6 for them)
+#   over IPv6 GIDs: pingpong rc/uc/ud, write_bw and rping again (the lab link gets IPv6 for them)
 # Builds the guest image if needed, boots one guest, captures and ICRC-checks every run (see
 # rxe-lib.sh), and always tears the lab down at the end (nothing left running).
 # Needs root and ../shared/lab. Usage: interop/run-all.sh   (ITERS=200 PP_ITERS=50 OUT=/tmp/jrdma-interop)
@@ -20,18 +20,6 @@ trap teardown EXIT
 lab_up
 iters=${ITERS:-200}
 pp=${PP_ITERS:-50}
-
-# rping's readiness (no TCP listener): the jrdma server says so under -d (see rxe-rping.sh).
-rping_ready() {
-  local i
-  for i in $(seq 1 300); do
-    grep -q "listening on" "$out/$name.jrdma.txt" 2>/dev/null && return 0
-    sleep 0.2
-  done
-  return 1
-}
-eval "wait_tcp() $(declare -f wait_listen | sed 1d)"
-wait_listen() { if [ "${RPING:-0}" = 1 ]; then rping_ready; else wait_tcp "$@"; fi; }
 
 for t in rc uc ud; do
   case $t in
@@ -62,7 +50,7 @@ run "rping_rxe_server" rxe "rping -s -a 10.77.0.2 -v" rping -c -V -v -d -C 10 -a
 run "rping_jrdma_server" jrdma "rping -c -v -V -C 10 -a 10.77.0.1" rping -s -v -d -a 10.77.0.1
 RPING=0
 
-# IPv6 (issue 7, item 4): the pingpongs and write_bw again over IPv6 GIDs (rxe-pingpong-ipv6.sh)
+# IPv6 (issue 7, item 4): the pingpongs, write_bw and rping again over IPv6 GIDs (rxe-pingpong-ipv6.sh)
 lab_ipv6_up
 CAP6=1
 for t in rc uc ud; do
@@ -79,5 +67,8 @@ done
 f="-n $iters -s 4096 -F"
 run "perf_ipv6_write_bw_rxe_server" rxe "ib_write_bw -d rxe0 -x $g6 $f" perf write_bw -d lab6 $f --timeout-ms 60000
 run "perf_ipv6_write_bw_jrdma_server" jrdma "ib_write_bw -d rxe0 -x $g6 $f 10.77.0.1" perf write_bw -d lab6 $f --timeout-ms 120000
-CAP6=0
+RPING=1 PEER=fd77::2
+run "rping_ipv6_rxe_server" rxe "rping -s -a fd77::2 -v" rping -c -V -v -d -C 10 -a
+run "rping_ipv6_jrdma_server" jrdma "rping -c -v -V -C 10 -a fd77::1" rping -s -v -d -a fd77::1
+RPING=0 PEER= CAP6=0
 summary

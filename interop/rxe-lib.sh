@@ -46,11 +46,17 @@ lab_ipv6_up() {
   devices_ns="lab=10.77.0.1,lab6=fd77::1"
 }
 
-# waits until something in the namespace listens on TCP $1 (the jrdma server), at most $2 s
+# waits until the jrdma server is ready, at most $2 s: something in the namespace listens on
+# TCP $1 (pingpong, perf); with RPING=1, rping listens on no TCP port, so until the server says
+# "listening on" under -d ($name is run's local, visible here by bash's dynamic scoping)
 wait_listen() {
   local t
   for t in $(seq 1 $(( ${2:-60} * 5 ))); do
-    ip netns exec rxe-lab ss -ltnH "sport = :$1" | grep -q . && return 0
+    if [ "${RPING:-0}" = 1 ]; then
+      grep -q "listening on" "$out/$name.jrdma.txt" 2>/dev/null && return 0
+    else
+      ip netns exec rxe-lab ss -ltnH "sport = :$1" | grep -q . && return 0
+    fi
     sleep 0.2
   done
   return 1
@@ -80,7 +86,8 @@ counter_diff() { # before-file after-file: the counters that moved, except the p
 }
 
 # run NAME SERVER_SIDE GUEST_CMD JRDMA_ARGS...
-#   SERVER_SIDE=rxe:   GUEST_CMD is the server in g1; jrdma JRDMA_ARGS 10.77.0.2 is the client
+#   SERVER_SIDE=rxe:   GUEST_CMD is the server in g1; jrdma JRDMA_ARGS $PEER is the client
+#                      (PEER=10.77.0.2 unless set: fd77::2 for rping over IPv6)
 #   SERVER_SIDE=jrdma: jrdma JRDMA_ARGS is the server; GUEST_CMD (which must end with the
 #                      server address 10.77.0.1) is the client in g1, started once jrdma listens
 # Passes when both ends exit 0 and every RoCEv2 frame of the capture has a valid ICRC.
@@ -90,13 +97,13 @@ run() {
   echo
   echo "== $name: $([ "$side" = rxe ] && echo "rxe server (g1) <- jrdma client" || echo "jrdma server <- rxe client (g1)")"
   echo "   guest: $gcmd"
-  echo "   jrdma: $* $([ "$side" = rxe ] && echo 10.77.0.2)"
+  echo "   jrdma: $* $([ "$side" = rxe ] && echo "${PEER:-10.77.0.2}")"
   counters > "$out/$name.cnt0"
   ./run-lab.sh cap-start "$name" >/dev/null 2>&1
   [ "${CAP6:-0}" = 1 ] && cap6_start "$name"
   if [ "$side" = rxe ]; then
     ./run-lab.sh submit 1 "$job" "timeout ${GUEST_TIMEOUT:-240} $gcmd"
-    jrdma_ns "$@" 10.77.0.2 > "$out/$name.jrdma.txt" 2>&1 && jrc=0 || jrc=$?
+    jrdma_ns "$@" "${PEER:-10.77.0.2}" > "$out/$name.jrdma.txt" 2>&1 && jrc=0 || jrc=$?
     ./run-lab.sh wait 1 "$job" $(( ${GUEST_TIMEOUT:-240} + 30 )) > "$out/$name.rxe.txt" 2>&1 && grc=0 || grc=$?
   else
     jrdma_ns "$@" > "$out/$name.jrdma.txt" 2>&1 &

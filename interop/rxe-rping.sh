@@ -13,17 +13,7 @@ count=${COUNT:-10}
 size=${SIZE:-64}
 lab_up
 
-# rping listens on no TCP port: the jrdma server is ready once it says so (-d), not when ss
-# shows a listener. ($name is run's local, visible here by bash's dynamic scoping.)
-wait_listen() {
-  local i
-  for i in $(seq 1 $(( ${2:-60} * 5 ))); do
-    grep -q "listening on" "$out/$name.jrdma.txt" 2>/dev/null && return 0
-    sleep 0.2
-  done
-  return 1
-}
-
+RPING=1 # readiness: the jrdma server says "listening on" (rxe-lib.sh wait_listen)
 for side in ${SIDES:-rxe jrdma}; do
   if [ "$side" = rxe ]; then
     run "rping_rxe_server" rxe "rping -s -a 10.77.0.2 -v -S $size" rping -c -V -v -d -C "$count" -S "$size" -a
