@@ -109,7 +109,7 @@ final class CmRegistry {
         }
     }
 
-    /** A device's IPv4 address: its GID index 0 (::ffff:a.b.c.d), read once. */
+    /** A device's address: its GID index 0 (::ffff:a.b.c.d for IPv4, the address itself for IPv6), read once. */
     static InetAddress address(Device device) {
         synchronized (LOCK) {
             InetAddress a = ADDRESSES.get(device.name());

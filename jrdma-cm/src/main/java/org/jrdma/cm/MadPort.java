@@ -31,7 +31,7 @@ public interface MadPort extends AutoCloseable {
     interface Factory {
         /**
          * @param context an open context of the device (the agent's own)
-         * @param local the device's IPv4 address
+         * @param local the device's address (IPv4 or IPv6)
          * @param receiver where received MADs go
          */
         MadPort open(Context context, InetAddress local, Receiver receiver);
