@@ -36,27 +36,20 @@ import org.junit.jupiter.api.Test;
 /** UD datagrams and UC messages on the soft provider. */
 class UdUcTest {
     private static final Duration DEADLINE = Duration.ofSeconds(10);
-    private static final int QKEY = 0x11111111;
+    private static final int QKEY = UdSelfSend.QKEY;
 
     @Test
     void udDatagramsLandAfterTheGrhAreaWithTheSourceQpn() {
         SoftDevice dev = FreshDevices.fresh("ud");
         try (Context ctx = dev.open(); Arena arena = Arena.ofShared()) {
-            ProtectionDomain pd = ctx.allocPd();
-            CompletionQueue cq = ctx.createCq(64, null);
-            QueuePair a = ud(pd, cq);
-            QueuePair b = ud(pd, cq);
-            MemorySegment buf = arena.allocate(8192);
-            MemoryRegion mr = pd.registerMemory(buf, AccessFlags.LOCAL_WRITE);
-            for (int i = 0; i < 100; i++) {
-                buf.set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
-            }
-            AddressHandle ah = pd.createAh(AhAttr.roce(ctx.queryGid(1, 0), 0, 1));
-            b.postRecv(new RecvWorkRequest().wrId(5).sg(Sge.of(mr, 4096, 1024)));
-            a.postSend(new SendWorkRequest().wrId(6).opcode(WrOpcode.SEND_WITH_IMM).imm(42).flags(SendFlags.SIGNALED)
-                    .sg(Sge.of(mr, 0, 100)).ud(ah, b.qpNum(), QKEY));
-            List<WorkCompletion> wcs = RcPair.poll(cq, 2, DEADLINE);
-            WorkCompletion recv = wcs.stream().filter(w -> w.wrId == 5).findFirst().orElseThrow();
+            UdSelfSend u = UdSelfSend.run(ctx, arena, DEADLINE);
+            WorkCompletion recv = u.recv();
+            QueuePair a = u.a();
+            QueuePair b = u.b();
+            CompletionQueue cq = u.cq();
+            MemorySegment buf = u.buf();
+            MemoryRegion mr = u.mr();
+            AddressHandle ah = u.ah();
             assertThat(recv.status).isEqualTo(WcStatus.SUCCESS);
             assertThat(recv.byteLen).isEqualTo(140);
             assertThat(recv.srcQp).isEqualTo(a.qpNum());
@@ -66,7 +59,7 @@ class UdUcTest {
             assertThat(buf.asSlice(4096, 20).toArray(ValueLayout.JAVA_BYTE)).containsOnly((byte) 0);
             assertThat(buf.get(ValueLayout.JAVA_BYTE, 4096 + 20)).isEqualTo((byte) 0x45);
             assertThat(buf.get(ValueLayout.JAVA_BYTE, 4096 + 29)).isEqualTo((byte) 17);
-            assertThat(buf.asSlice(4096 + 40, 100).mismatch(buf.asSlice(0, 100))).isEqualTo(-1);
+            assertThat(u.payloadIntact()).isTrue();
 
             // A wrong Q_Key is dropped silently; too large a datagram is refused at post.
             b.postRecv(new RecvWorkRequest().wrId(7).sg(Sge.of(mr, 4096, 1024)));
@@ -75,14 +68,6 @@ class UdUcTest {
             assertThatThrownBy(() -> a.postSend(new SendWorkRequest().wrId(9).sg(Sge.of(mr, 0, 4097)).ud(ah, b.qpNum(), QKEY)))
                     .isInstanceOf(VerbsException.class).hasMessageContaining("exceeds the MTU");
         }
-    }
-
-    private static QueuePair ud(ProtectionDomain pd, CompletionQueue cq) {
-        QueuePair qp = pd.createQp(new QpInitAttr().qpType(QpType.UD).cq(cq).cap(new QpCap(16, 16, 1, 1, 0)));
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(QKEY));
-        qp.modify(new QpAttr().state(QpState.RTR));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(1));
-        return qp;
     }
 
     @Test
