@@ -138,6 +138,70 @@ run() {
   results+=("$(printf '%-28s %-5s jrdma=%-3s rxe=%-3s frames=%-5s badICRC=%-2s retx=%-4s %s' "$name" "$verdict" "$jrc" "$grc" "${frames:-0}" "${bad:-?}" "${retx:-?}" "$moved")")
 }
 
+# pingpong_cases PREFIX DEVICE GIDX ITERS TRANSPORT...: jrdma pingpong on soft device DEVICE
+# against ibv_<t>_pingpong -g GIDX in g1, both roles, per transport (rc, uc, ud). rc: 4001 B at
+# MTU 1024 (FIRST, MIDDLE x2, LAST with pad 3); uc: 4096 B; ud: 1000 B, one packet a message
+# (ibv_ud_pingpong has no -m: it takes the port's active MTU). SIZE overrides the size.
+pingpong_cases() {
+  local prefix=$1 dev=$2 g=$3 n=$4 t size opts cmd
+  shift 4
+  for t in "$@"; do
+    case $t in
+      rc) size=${SIZE:-4001}; opts="-s $size -m 1024" ;;
+      uc) size=${SIZE:-4096}; opts="-s $size -m 1024" ;;
+      ud) size=${SIZE:-1000}; opts="-s $size" ;;
+      *) echo "pingpong_cases: no transport $t"; return 1 ;;
+    esac
+    cmd="ibv_${t}_pingpong -d rxe0 -g $g -n $n $opts"
+    local j=(pingpong -d "$dev" --transport "$t" -n "$n" -s "$size" -m 1024 --timeout-ms 30000)
+    run "${prefix}_${t}_rxe_server" rxe "$cmd" "${j[@]}"
+    # a guest client reaches the jrdma server's TCP exchange at 10.77.0.1 (IPv4 for lab6 too)
+    run "${prefix}_${t}_jrdma_server" jrdma "$cmd 10.77.0.1" "${j[@]}"
+  done
+}
+
+# perf_cases PREFIX DEVICE GIDX TEST...: jrdma perf TEST on DEVICE against the guest's perftest
+# ib_TEST -x GIDX ("6.06"), both roles (SIDES="rxe jrdma"). ITERS (200) iterations, -F; sizes
+# BW_SIZE (4096) and LAT_SIZE (64); atomics are always 8 B (perftest refuses -s for them);
+# PERF_FLAGS go to both sides and name the case.
+perf_cases() {
+  local prefix=$1 dev=$2 g=$3 t sflag flags pt sfx side
+  shift 3
+  for t in "$@"; do
+    case $t in
+      atomic_*) sflag="" ;;
+      *_lat) sflag="-s ${LAT_SIZE:-64}" ;;
+      *) sflag="-s ${BW_SIZE:-4096}" ;;
+    esac
+    flags="-n ${ITERS:-200}${sflag:+ $sflag} -F${PERF_FLAGS:+ $PERF_FLAGS}"
+    pt="ib_$t -d rxe0 -x $g $flags"
+    sfx=$(echo "${PERF_FLAGS:-}" | tr -c 'A-Za-z0-9' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
+    for side in ${SIDES:-rxe jrdma}; do
+      if [ "$side" = rxe ]; then
+        run "${prefix}_${t}${sfx:+_$sfx}_rxe_server" rxe "$pt" perf "$t" -d "$dev" $flags --timeout-ms 60000
+      else
+        run "${prefix}_${t}${sfx:+_$sfx}_jrdma_server" jrdma "$pt 10.77.0.1" perf "$t" -d "$dev" $flags --timeout-ms 120000
+      fi
+    done
+  done
+}
+
+# rping_cases PREFIX GUEST_ADDR JRDMA_ADDR: jrdma rping against librdmacm's rping in g1, both
+# roles (SIDES="rxe jrdma"), -V (data verified) on both sides, COUNT (10) pings of SIZE (64)
+# bytes; the connection over the CM alone (no TCP).
+rping_cases() {
+  local prefix=$1 guest=$2 ours=$3 side c=${COUNT:-10} sz=${SIZE:-64}
+  RPING=1 PEER=$guest
+  for side in ${SIDES:-rxe jrdma}; do
+    if [ "$side" = rxe ]; then
+      run "${prefix}_rxe_server" rxe "rping -s -a $guest -v -S $sz" rping -c -V -v -d -C "$c" -S "$sz" -a
+    else
+      run "${prefix}_jrdma_server" jrdma "rping -c -v -V -C $c -S $sz -a $ours" rping -s -v -d -S "$sz" -a "$ours"
+    fi
+  done
+  RPING=0 PEER=
+}
+
 summary() {
   echo
   echo "== summary"

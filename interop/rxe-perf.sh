@@ -12,26 +12,6 @@
 #   PERF_FLAGS="-c UC" (added on both sides; the run names get a suffix from it)
 set -euo pipefail
 . "$(dirname "$0")/rxe-lib.sh"
-tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(write_bw send_lat send_bw read_bw)
-iters=${ITERS:-200}
 lab_up
-
-for t in "${tests[@]}"; do
-  case $t in
-    atomic_*) sflag="" ;; # always 8 bytes; perftest refuses -s for atomics ("cannot be changed")
-    *_lat) sflag="-s ${LAT_SIZE:-64}" ;;
-    *) sflag="-s ${BW_SIZE:-4096}" ;;
-  esac
-  flags="-n $iters${sflag:+ $sflag} -F${PERF_FLAGS:+ $PERF_FLAGS}"
-  pt="ib_$t -d rxe0 -x $gidx $flags"
-  sfx=$(echo "${PERF_FLAGS:-}" | tr -c 'A-Za-z0-9' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
-  for side in ${SIDES:-rxe jrdma}; do
-    if [ "$side" = rxe ]; then
-      run "perf_${t}${sfx:+_$sfx}_rxe_server" rxe "$pt" perf "$t" -d lab $flags --timeout-ms 60000
-    else
-      run "perf_${t}${sfx:+_$sfx}_jrdma_server" jrdma "$pt 10.77.0.1" perf "$t" -d lab $flags --timeout-ms 120000
-    fi
-  done
-done
+perf_cases perf lab "$gidx" ${@:-write_bw send_lat send_bw read_bw}
 summary

@@ -14,23 +14,10 @@ set -euo pipefail
 lab_up
 lab_ipv6_up
 CAP6=1
-iters=${ITERS:-20}
 for t in ${@:-rc uc ud rping}; do
-  if [ "$t" = rping ]; then # the connection manager over IPv6: CM MADs on QP1 as IPv6 RoCEv2
-    RPING=1 PEER=fd77::2
-    run "rping_ipv6_rxe_server" rxe "rping -s -a fd77::2 -v" rping -c -V -v -d -C 10 -a
-    run "rping_ipv6_jrdma_server" jrdma "rping -c -v -V -C 10 -a fd77::1" rping -s -v -d -a fd77::1
-    RPING=0 PEER=
-    continue
-  fi
   case $t in
-    rc) size=4001; g="-s $size -m 1024" ;;
-    uc) size=4096; g="-s $size -m 1024" ;;
-    ud) size=1000; g="-s $size" ;;
+    rping) rping_cases rping_ipv6 fd77::2 fd77::1 ;; # the CM's MADs on QP1 as IPv6 RoCEv2
+    *) pingpong_cases pingpong_ipv6 lab6 "$g6" "${ITERS:-20}" "$t" ;;
   esac
-  cmd="ibv_${t}_pingpong -d rxe0 -g $g6 -n $iters $g"
-  j=(pingpong -d lab6 --transport "$t" -n "$iters" -s "$size" -m 1024 --timeout-ms 30000)
-  run "pingpong_ipv6_${t}_rxe_server" rxe "$cmd" "${j[@]}"
-  run "pingpong_ipv6_${t}_jrdma_server" jrdma "$cmd 10.77.0.1" "${j[@]}"
 done
 summary

@@ -9,16 +9,6 @@
 # Usage: interop/rxe-rping.sh   (COUNT=10 SIZE=64 SIDES="rxe jrdma" OUT=/tmp/jrdma-interop)
 set -euo pipefail
 . "$(dirname "$0")/rxe-lib.sh"
-count=${COUNT:-10}
-size=${SIZE:-64}
 lab_up
-
-RPING=1 # readiness: the jrdma server says "listening on" (rxe-lib.sh wait_listen)
-for side in ${SIDES:-rxe jrdma}; do
-  if [ "$side" = rxe ]; then
-    run "rping_rxe_server" rxe "rping -s -a 10.77.0.2 -v -S $size" rping -c -V -v -d -C "$count" -S "$size" -a
-  else
-    run "rping_jrdma_server" jrdma "rping -c -v -V -C $count -S $size -a 10.77.0.1" rping -s -v -d -S "$size" -a 10.77.0.1
-  fi
-done
+rping_cases rping 10.77.0.2 10.77.0.1
 summary
