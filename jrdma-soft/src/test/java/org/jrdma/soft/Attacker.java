@@ -179,13 +179,7 @@ public final class Attacker implements AutoCloseable {
 
         @Override
         public Datagrams open(InetSocketAddress local) throws IOException {
-            UdpDatagrams real = UdpDatagrams.bind(local.getAddress(), local.getPort());
-            return new Datagrams() {
-                @Override
-                public InetSocketAddress localAddress() {
-                    return real.localAddress();
-                }
-
+            return new ForwardingDatagrams(UdpDatagrams.bind(local.getAddress(), local.getPort())) {
                 @Override
                 public boolean send(ByteBuffer packet, InetSocketAddress destination) throws IOException {
                     byte[] copy = new byte[packet.remaining()];
@@ -193,26 +187,6 @@ public final class Attacker implements AutoCloseable {
                     boolean ok = real.send(packet, destination);
                     sent.add(copy);
                     return ok;
-                }
-
-                @Override
-                public InetSocketAddress receive(ByteBuffer buffer) throws IOException {
-                    return real.receive(buffer);
-                }
-
-                @Override
-                public void await(long timeoutNanos) throws IOException {
-                    real.await(timeoutNanos);
-                }
-
-                @Override
-                public void wakeup() {
-                    real.wakeup();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    real.close();
                 }
             };
         }

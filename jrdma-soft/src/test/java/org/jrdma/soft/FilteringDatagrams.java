@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.wire.Bth;
@@ -13,20 +12,19 @@ import org.jrdma.soft.wire.Bth;
  * A real UDP socket whose outgoing packets pass a test's filter first: the filter sees the
  * opcode and PSN and decides to drop — deterministic loss, for testing recovery.
  */
-final class FilteringDatagrams implements Datagrams {
+final class FilteringDatagrams extends ForwardingDatagrams {
     /** Decides per outgoing packet; {@code index} counts every packet sent so far (from 0). */
     interface Filter {
         boolean drop(int index, int opcode, int psn);
     }
 
-    private final UdpDatagrams real;
     private final Filter filter;
     private final AtomicInteger sent = new AtomicInteger();
     final AtomicInteger dropped = new AtomicInteger();
     private final Bth bth = new Bth();
 
     private FilteringDatagrams(UdpDatagrams real, Filter filter) {
-        this.real = real;
+        super(real);
         this.filter = filter;
     }
 
@@ -39,11 +37,6 @@ final class FilteringDatagrams implements Datagrams {
     }
 
     @Override
-    public InetSocketAddress localAddress() {
-        return real.localAddress();
-    }
-
-    @Override
     public boolean send(ByteBuffer packet, InetSocketAddress destination) throws IOException {
         bth.wrap(packet, packet.position());
         if (filter.drop(sent.getAndIncrement(), bth.opcode(), bth.psn())) {
@@ -51,25 +44,5 @@ final class FilteringDatagrams implements Datagrams {
             return true; // "sent", and lost on the way
         }
         return real.send(packet, destination);
-    }
-
-    @Override
-    public InetSocketAddress receive(ByteBuffer buffer) throws IOException {
-        return real.receive(buffer);
-    }
-
-    @Override
-    public void await(long timeoutNanos) throws IOException {
-        real.await(timeoutNanos);
-    }
-
-    @Override
-    public void wakeup() {
-        real.wakeup();
-    }
-
-    @Override
-    public void close() throws IOException {
-        real.close();
     }
 }

@@ -5,7 +5,6 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.wire.Bth;
@@ -17,7 +16,7 @@ import org.jrdma.soft.wire.OpcodeTable;
  * really left and can replay earlier requests. For the sequencing cases of RELIABILITY-SECURITY
  * §6.7 (REL-05, REL-08, REL-10), where the order of packets must be exact, not probable.
  */
-final class ScriptedDatagrams implements Datagrams {
+final class ScriptedDatagrams extends ForwardingDatagrams {
     enum Action { PASS, DROP, DUPLICATE, HOLD }
 
     /** One packet offered to the socket: {@code request} counts request packets offered so far. */
@@ -37,7 +36,6 @@ final class ScriptedDatagrams implements Datagrams {
 
     static final int ACKNOWLEDGE = 0x11;
 
-    private final UdpDatagrams real;
     private final Script script;
     private final int releaseAfter;
     private final Bth bth = new Bth();
@@ -50,7 +48,7 @@ final class ScriptedDatagrams implements Datagrams {
     private int offeredRequests;
 
     private ScriptedDatagrams(UdpDatagrams real, Script script, int releaseAfter) {
-        this.real = real;
+        super(real);
         this.script = script;
         this.releaseAfter = releaseAfter;
     }
@@ -130,30 +128,5 @@ final class ScriptedDatagrams implements Datagrams {
         ByteBuffer c = ByteBuffer.allocate(packet.remaining());
         c.put(packet.duplicate()).flip();
         return c;
-    }
-
-    @Override
-    public InetSocketAddress localAddress() {
-        return real.localAddress();
-    }
-
-    @Override
-    public InetSocketAddress receive(ByteBuffer buffer) throws IOException {
-        return real.receive(buffer);
-    }
-
-    @Override
-    public void await(long timeoutNanos) throws IOException {
-        real.await(timeoutNanos);
-    }
-
-    @Override
-    public void wakeup() {
-        real.wakeup();
-    }
-
-    @Override
-    public void close() throws IOException {
-        real.close();
     }
 }
