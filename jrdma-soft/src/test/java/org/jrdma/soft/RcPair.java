@@ -69,11 +69,22 @@ final class RcPair implements AutoCloseable {
 
     private void connect(QueuePair qp, int remote, int sqPsn, int rqPsn, Mtu mtu, int timeout, int retry, int rnr, int minRnr,
             int qpAccess, int rdAtomic) {
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(qpAccess));
-        qp.modify(new QpAttr().state(QpState.RTR).pathMtu(mtu).destQpNum(remote).rqPsn(rqPsn).maxDestRdAtomic(rdAtomic)
-                .minRnrTimer(minRnr).ahAttr(AhAttr.roce(ctx.queryGid(1, 0), 0, 1)));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(retry).rnrRetry(rnr)
-                .maxRdAtomic(rdAtomic));
+        initToRtr(qp, ctx, remote, rqPsn, mtu, qpAccess, rdAtomic, minRnr);
+        qp.modify(rts(sqPsn, timeout, retry, rnr, rdAtomic));
+    }
+
+    /** RESET → INIT → RTR towards {@code destQpNum} on {@code remote}'s GID 0: shared with {@link VictimPair}. */
+    static void initToRtr(QueuePair qp, Context remote, int destQpNum, int rqPsn, Mtu pathMtu, int accessFlags,
+            int maxDestRdAtomic, int minRnrTimer) {
+        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(accessFlags));
+        qp.modify(new QpAttr().state(QpState.RTR).pathMtu(pathMtu).destQpNum(destQpNum).rqPsn(rqPsn)
+                .maxDestRdAtomic(maxDestRdAtomic).minRnrTimer(minRnrTimer).ahAttr(AhAttr.roce(remote.queryGid(1, 0), 0, 1)));
+    }
+
+    /** The RTR → RTS attributes (shared with {@link VictimPair}, which may add {@link QpAttr#timeoutInfinite()}). */
+    static QpAttr rts(int sqPsn, int timeout, int retryCnt, int rnrRetry, int maxRdAtomic) {
+        return new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(retryCnt).rnrRetry(rnrRetry)
+                .maxRdAtomic(maxRdAtomic);
     }
 
     SoftHca hca() {

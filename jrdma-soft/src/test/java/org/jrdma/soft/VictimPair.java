@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import org.jrdma.soft.stage.SourcePin;
 import org.jrdma.soft.wire.DropReason;
-import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.MemoryRegion;
@@ -17,7 +16,6 @@ import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
-import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
@@ -79,11 +77,8 @@ final class VictimPair implements AutoCloseable {
     private static void connect(QueuePair qp, Context remote, int remoteQpn, int sqPsn, int rqPsn, int rdAtomic,
             int timeout) {
         int access = REMOTE_ALL & ~org.jrdma.verbs.AccessFlags.LOCAL_WRITE;
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(access));
-        qp.modify(new QpAttr().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(remoteQpn).rqPsn(rqPsn)
-                .maxDestRdAtomic(rdAtomic).minRnrTimer(1).ahAttr(AhAttr.roce(remote.queryGid(1, 0), 0, 1)));
-        QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(timeout).retryCnt(7).rnrRetry(7)
-                .maxRdAtomic(rdAtomic);
+        RcPair.initToRtr(qp, remote, remoteQpn, rqPsn, Mtu.MTU_1024, access, rdAtomic, 1);
+        QpAttr rts = RcPair.rts(sqPsn, timeout, 7, 7, rdAtomic);
         qp.modify(timeout == 0 ? rts.timeoutInfinite() : rts); // REL-14: no timer only when asked for by name
     }
 
