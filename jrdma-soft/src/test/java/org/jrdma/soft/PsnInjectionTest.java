@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 class PsnInjectionTest {
     private static final Duration QUIET = Duration.ofMillis(200);
-    private static final int WINDOW = 256;
 
     /**
      * SEC-10: SEND_ONLY at {@value #SWEEP} random distinct PSNs plus the expected one, in random
@@ -54,13 +53,7 @@ class PsnInjectionTest {
             p.postRecvB(1, 0, 64);
             ByteBuffer pkt = Attacker.sendOnly(p.b.qpNum(), 0, SourceCheckTest.marker(0xAB, 16));
             long t0 = System.nanoTime();
-            for (int psn : order) {
-                h3.send(Attacker.psn(pkt, psn), p.victimB());
-                if (h3.sent() % WINDOW == 0) {
-                    long target = h3.sent() - WINDOW;
-                    VictimPair.await(() -> handled(p) >= target, "victim keeps up");
-                }
-            }
+            p.floodB(h3, order.length, i -> Attacker.psn(pkt, order[i]), () -> handled(p));
             VictimPair.await(() -> handled(p) == SWEEP + 1, "every packet handled");
             long nanos = System.nanoTime() - t0;
 
@@ -109,13 +102,7 @@ class PsnInjectionTest {
             int start = VictimPair.A_TO_B_PSN;
             ByteBuffer w = Attacker.writeOnly(p.b.qpNum(), start, p.mrB.addr(), p.mrB.rkey(), new byte[8]);
             long t0 = System.nanoTime();
-            for (int i = 0; i < packets; i++) {
-                h3.send(Attacker.psn(w, Psn.add(start, i)), p.victimB());
-                if (h3.sent() % WINDOW == 0) {
-                    long target = h3.sent() - WINDOW;
-                    VictimPair.await(() -> handled(p) >= target, "victim keeps up");
-                }
-            }
+            p.floodB(h3, packets, i -> Attacker.psn(w, Psn.add(start, i)), () -> handled(p));
             VictimPair.await(() -> handled(p) == packets, "every packet handled");
             long nanos = System.nanoTime() - t0;
             assertThat(p.b.query().rqPsn()).as("accepted: the implausible advance").isEqualTo(Psn.add(start, packets));
@@ -144,13 +131,7 @@ class PsnInjectionTest {
             int start = Psn.next(VictimPair.A_TO_B_PSN);
             ByteBuffer w = Attacker.writeOnly(p.b.qpNum(), start, p.mrB.addr(), p.mrB.rkey(), new byte[8]);
             int packets = 2000;
-            for (int i = 0; i < packets; i++) {
-                h3.send(Attacker.psn(w, Psn.add(start, i)), p.victimB());
-                if (h3.sent() % WINDOW == 0) {
-                    long target = h3.sent() - WINDOW;
-                    VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE_PORT) >= target, "victim keeps up");
-                }
-            }
+            p.floodB(h3, packets, i -> Attacker.psn(w, Psn.add(start, i)), () -> p.dropsB(DropReason.WRONG_SOURCE_PORT));
             VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE_PORT) == packets, "all dropped");
             assertThat(p.b.query().rqPsn()).isEqualTo(start);
             assertThat(p.hcaA().count(QpCounter.UNSENT_PSN_RESPONSES)).isZero();

@@ -21,8 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 class SourceCheckTest {
     private static final Duration QUIET = Duration.ofMillis(200);
-    /** Injected packets in flight before the sender waits for the victim to count them. */
-    private static final int WINDOW = 256;
 
     /** SEC-11: correct QPN and PSN from a foreign IP: every packet dropped as wrong source, none accepted. */
     @Test
@@ -35,13 +33,7 @@ class SourceCheckTest {
             p.postRecvB(1, 0, 64);
             ByteBuffer forged = Attacker.sendOnly(p.b.qpNum(), VictimPair.A_TO_B_PSN, marker(0xEE, 16));
             long t0 = System.nanoTime();
-            for (int i = 0; i < packets; i++) {
-                h3.send(forged, p.victimB());
-                if (h3.sent() % WINDOW == 0) {
-                    long target = h3.sent() - WINDOW;
-                    VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE) >= target, "victim keeps up");
-                }
-            }
+            p.floodB(h3, packets, i -> forged, () -> p.dropsB(DropReason.WRONG_SOURCE));
             VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE) == packets, "every forged packet counted");
             long nanos = System.nanoTime() - t0;
             System.out.printf("SEC-11: %d forged packets from %s dropped as wrong source, 0 accepted, %.0f packets/s%n",
@@ -73,13 +65,7 @@ class SourceCheckTest {
             int attempts = 1000;
             int ePsn = VictimPair.A_TO_B_PSN + 1;
             ByteBuffer forged = Attacker.sendOnly(p.b.qpNum(), ePsn, marker(0xEE, 16));
-            for (int i = 0; i < attempts; i++) {
-                h3.send(forged, p.victimB());
-                if (h3.sent() % WINDOW == 0) {
-                    long target = h3.sent() - WINDOW;
-                    VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE_PORT) >= target, "victim keeps up");
-                }
-            }
+            p.floodB(h3, attempts, i -> forged, () -> p.dropsB(DropReason.WRONG_SOURCE_PORT));
             VictimPair.await(() -> p.dropsB(DropReason.WRONG_SOURCE_PORT) == attempts, "every injection counted");
             assertThat(VictimPair.poll(p.cqB, 1, QUIET)).as("acceptance in strict mode").isEmpty();
             assertThat(p.b.query().rqPsn()).isEqualTo(ePsn);

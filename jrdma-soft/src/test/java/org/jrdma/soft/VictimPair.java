@@ -1,11 +1,15 @@
 package org.jrdma.soft;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 import org.jrdma.soft.stage.SourcePin;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.CompletionQueue;
@@ -35,6 +39,8 @@ final class VictimPair implements AutoCloseable {
     static final int B_TO_A_PSN = 0x20;
     static final Duration DEADLINE = Duration.ofSeconds(10);
     static final int REMOTE_ALL = RcPair.REMOTE_ALL;
+    /** Injected packets in flight before {@link #floodB} waits for the victim to count them. */
+    static final int INJECTION_WINDOW = 256;
 
     final SoftDevice devA;
     final SoftDevice devB;
@@ -139,6 +145,20 @@ final class VictimPair implements AutoCloseable {
     void sendAtoB(long wrId, long offset, int length) {
         a.postSend(new SendWorkRequest().wrId(wrId).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED)
                 .sg(Sge.of(mrA, offset, length)));
+    }
+
+    /**
+     * Sends {@code packets} packets from {@code h3} to b ({@code packet} makes the i-th), pausing at
+     * every {@link #INJECTION_WINDOW}-th until b's {@code handled} count trails by at most that window.
+     */
+    void floodB(Attacker h3, int packets, IntFunction<ByteBuffer> packet, LongSupplier handled) throws IOException {
+        for (int i = 0; i < packets; i++) {
+            h3.send(packet.apply(i), victimB());
+            if (h3.sent() % INJECTION_WINDOW == 0) {
+                long target = h3.sent() - INJECTION_WINDOW;
+                await(() -> handled.getAsLong() >= target, "victim keeps up");
+            }
+        }
     }
 
     static List<WorkCompletion> poll(CompletionQueue cq, int n, Duration d) {
