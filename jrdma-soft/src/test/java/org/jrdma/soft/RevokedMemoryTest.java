@@ -63,6 +63,23 @@ class RevokedMemoryTest {
     }
 
     /**
+     * The SEC-47 mid-transfer case both sides share: a BIG {@code op} between a's {@code local} and b's
+     * {@code remote} (source non-zero, target zero), {@code gone} closed once the first bytes landed; the WR's status.
+     */
+    private static WcStatus closeArenaMidTransfer(RcPair p, WrOpcode op, MemoryRegion local, MemoryRegion remote,
+            Arena gone) {
+        boolean read = op == WrOpcode.RDMA_READ;
+        MemorySegment target = read ? local.segment() : remote.segment();
+        fillNonZero(read ? remote.segment() : local.segment());
+        target.fill((byte) 0);
+        p.a.postSend(new SendWorkRequest().wrId(1).opcode(op).flags(SendFlags.SIGNALED)
+                .sg(Sge.of(local, 0, BIG)).rdma(remote.addr(), remote.rkey()));
+        stepUntilLanded(p, target, 0);
+        gone.close();
+        return step(p, p.cqA, op.name()).status;
+    }
+
+    /**
      * SEC-46: a 4 MiB READ; the responder's region is deregistered after the first response
      * landed. The reply stops (rxe rxe_recheck_mr), the READ fails with REM_ACCESS_ERR, and the
      * bytes the requester got are only those sent before the deregistration.
@@ -164,19 +181,8 @@ class RevokedMemoryTest {
     void sec47ArenaClosedMidTransferFailsTheTransferCleanly(WrOpcode op) {
         try (RcPair p = pair("closed-mid")) {
             Arena gone = Arena.ofShared();
-            MemorySegment remote = gone.allocate(BIG, 64);
-            MemoryRegion mr = p.pd.registerMemory(remote, RcPair.REMOTE_ALL);
-            if (op == WrOpcode.RDMA_READ) {
-                fillNonZero(remote);
-            } else {
-                remote.fill((byte) 0);
-                fillNonZero(p.bufA);
-            }
-            p.a.postSend(new SendWorkRequest().wrId(1).opcode(op).flags(SendFlags.SIGNALED)
-                    .sg(Sge.of(p.mrA, 0, BIG)).rdma(mr.addr(), mr.rkey()));
-            stepUntilLanded(p, op == WrOpcode.RDMA_READ ? p.bufA : remote, 0);
-            gone.close();
-            assertThat(step(p, p.cqA, op.name()).status).isEqualTo(WcStatus.REM_ACCESS_ERR);
+            MemoryRegion mr = p.pd.registerMemory(gone.allocate(BIG, 64), RcPair.REMOTE_ALL);
+            assertThat(closeArenaMidTransfer(p, op, p.mrA, mr, gone)).isEqualTo(WcStatus.REM_ACCESS_ERR);
             if (op == WrOpcode.RDMA_READ) {
                 assertThat(p.bufA.get(ValueLayout.JAVA_BYTE, BIG - 1)).as("the READ's last byte never came").isZero();
             }
@@ -194,19 +200,8 @@ class RevokedMemoryTest {
     void sec47LocalArenaClosedMidTransferFailsWithLocalProtectionError(WrOpcode op) {
         try (RcPair p = pair("closed-mid-local")) {
             Arena gone = Arena.ofShared();
-            MemorySegment local = gone.allocate(BIG, 64);
-            MemoryRegion mr = p.pd.registerMemory(local, RcPair.REMOTE_ALL);
-            if (op == WrOpcode.RDMA_READ) {
-                fillNonZero(p.bufB);
-                local.fill((byte) 0);
-            } else {
-                fillNonZero(local);
-            }
-            p.a.postSend(new SendWorkRequest().wrId(1).opcode(op).flags(SendFlags.SIGNALED)
-                    .sg(Sge.of(mr, 0, BIG)).rdma(p.mrB.addr(), p.mrB.rkey()));
-            stepUntilLanded(p, op == WrOpcode.RDMA_READ ? local : p.bufB, 0);
-            gone.close();
-            assertThat(step(p, p.cqA, op.name()).status).isEqualTo(WcStatus.LOC_PROT_ERR);
+            MemoryRegion mr = p.pd.registerMemory(gone.allocate(BIG, 64), RcPair.REMOTE_ALL);
+            assertThat(closeArenaMidTransfer(p, op, mr, p.mrB, gone)).isEqualTo(WcStatus.LOC_PROT_ERR);
             if (op == WrOpcode.RDMA_WRITE) {
                 assertThat(p.bufB.get(ValueLayout.JAVA_BYTE, BIG - 1)).as("the WRITE's last byte").isZero();
             }
