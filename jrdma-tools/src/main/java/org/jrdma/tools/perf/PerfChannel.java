@@ -28,7 +28,7 @@ import org.jrdma.bootstrap.PeerClosedException;
  * synchronisations and result exchange until {@link PerfExchange#close}. Public because
  * {@code jrdma pingpong}'s server exchange ({@code PingpongServerExchange}) runs on it too.
  */
-public final class PerfChannel implements AutoCloseable {
+public final class PerfChannel implements PerfPipe, AutoCloseable {
     /** Check a prefix of a message as it arrives; throw to refuse it early. */
     @FunctionalInterface
     public interface PrefixCheck {
@@ -154,6 +154,7 @@ public final class PerfChannel implements AutoCloseable {
     }
 
     /** Writes all of {@code bytes} before the deadline; the first write() normally carries the whole message. */
+    @Override
     public void write(byte[] bytes, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer out = ByteBuffer.wrap(bytes);
@@ -173,6 +174,7 @@ public final class PerfChannel implements AutoCloseable {
      * Fills {@code into} exactly under one deadline for the whole message, checking each prefix
      * as it arrives; never reads past it, so the peer's next message stays in the socket.
      */
+    @Override
     public void read(byte[] into, Duration timeout, String what, PrefixCheck check) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer in = ByteBuffer.wrap(into);

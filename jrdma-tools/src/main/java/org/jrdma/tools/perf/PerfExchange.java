@@ -24,15 +24,24 @@ final class PerfExchange implements AutoCloseable {
     /** ctx_close_connection writes {@code "done"} with its NUL. */
     static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
 
-    private final PerfChannel channel;
+    private final PerfPipe channel;
     private final boolean client;
+    /** perftest -R: messages are SENDs on a CM-connected QP, key messages binary (see CmPipe). */
+    private final boolean rdmaCm;
+    private final int gidIndex;
     private final Duration timeout;
     private final Duration runTimeout;
     private PeerVersion peer;
 
-    private PerfExchange(PerfChannel channel, boolean client, Duration timeout, Duration runTimeout) {
+    private PerfExchange(PerfPipe channel, boolean client, Duration timeout, Duration runTimeout) {
+        this(channel, client, false, 0, timeout, runTimeout);
+    }
+
+    private PerfExchange(PerfPipe channel, boolean client, boolean rdmaCm, int gidIndex, Duration timeout, Duration runTimeout) {
         this.channel = channel;
         this.client = client;
+        this.rdmaCm = rdmaCm;
+        this.gidIndex = gidIndex;
         this.timeout = timeout;
         this.runTimeout = runTimeout;
     }
@@ -43,6 +52,11 @@ final class PerfExchange implements AutoCloseable {
 
     static PerfExchange connect(String host, int port, Duration timeout, Duration runTimeout) {
         return new PerfExchange(PerfChannel.connect(host, port, timeout), true, timeout, runTimeout);
+    }
+
+    /** perftest -R: the same conversation over a connected exchange QP ({@code gidIndex} goes in our key messages). */
+    static PerfExchange overRdmaCm(CmPipe pipe, boolean client, int gidIndex, Duration timeout, Duration runTimeout) {
+        return new PerfExchange(pipe, client, true, gidIndex, timeout, runTimeout);
     }
 
     /** One swap in perftest's order. {@code readTimeout} bounds the wait for the peer's bytes. */
@@ -90,13 +104,14 @@ final class PerfExchange implements AutoCloseable {
 
     /**
      * Step 4: the ibv_mtu enum value in ASCII with a NUL ({@code "3\0"} for 1024) — 2 bytes from
-     * 5.31 on, 4 before (the ppc fix), none before 5.1. Both sides use the smaller MTU.
+     * 5.31 on, 4 before (the ppc fix), none before 5.1; with -R always 4 (captured: "3\0\0\0").
+     * Both sides use the smaller MTU.
      */
     Mtu mtu(Mtu mine) {
         if (!peer.atLeast(PeerVersion.MTU_EXCHANGE)) {
             return mine;
         }
-        int size = peer.atLeast(PeerVersion.MTU_TWO_BYTES) ? 2 : 4;
+        int size = peer.atLeast(PeerVersion.MTU_TWO_BYTES) && !rdmaCm ? 2 : 4;
         byte[] ours = new byte[size];
         ours[0] = (byte) ('0' + mine.value());
         byte[] theirs = swap(ours, size, "MTU", PerfChannel.ANY, timeout);
@@ -122,9 +137,21 @@ final class PerfExchange implements AutoCloseable {
     }
 
     private KeyMessage keys(KeyMessage mine, String purpose, Duration readTimeout) {
+        if (rdmaCm) {
+            return KeyMessageBinary.decode(swap(KeyMessageBinary.encode(mine, gidIndex), KeyMessageBinary.SIZE,
+                    "key message (" + purpose + ")", PerfChannel.ANY, readTimeout));
+        }
         byte[] theirs = swap(KeyMessageCodec.encode(mine, true), KeyMessageCodec.GID_SIZE, "key message (" + purpose + ")",
                 (b, n) -> KeyMessageCodec.checkPrefix(b, n, true), readTimeout);
         return KeyMessageCodec.decode(theirs, true);
+    }
+
+    /**
+     * perftest -R, before and after the test QPs' connection: a key message of zeros each way
+     * (perftest swaps its destination before its QPs exist; captured). Any 56 bytes are taken.
+     */
+    void blankKeys() {
+        swap(new byte[KeyMessageBinary.SIZE], KeyMessageBinary.SIZE, "blank key message", PerfChannel.ANY, timeout);
     }
 
     /** xchg_bw_reports: size, iterations, peak, average, message rate — five swaps of 8 bytes. */
@@ -145,6 +172,9 @@ final class PerfExchange implements AutoCloseable {
      */
     void close(KeyMessage mine) {
         sync(mine, "closing");
+        if (rdmaCm) {
+            return; // no "done": the client disconnects the CM connections (PerfSession)
+        }
         channel.write(DONE, timeout, "\"done\"");
         byte[] done = new byte[DONE.length];
         channel.read(done, timeout, "peer's \"done\"", PerfExchange::checkDone);

@@ -27,6 +27,19 @@ import org.jrdma.verbs.QueuePair;
 final class PerfResources implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** How a test QP is made and brought to INIT: by verbs ({@link #VERBS}), or by a CM id (perftest -R). */
+    @FunctionalInterface
+    interface QpMaker {
+        QueuePair make(int q, ProtectionDomain pd, QpInitAttr attr);
+    }
+
+    /** ibv_create_qp, then INIT with perftest's attributes. */
+    static final QpMaker VERBS = (q, pd, attr) -> {
+        QueuePair qp = pd.createQp(attr);
+        QpConnector.toInit(qp);
+        return qp;
+    };
+
     final Context ctx;
     final ProtectionDomain pd;
     final CompletionChannel channel;
@@ -41,11 +54,24 @@ final class PerfResources implements AutoCloseable {
     final Gid gid;
     final QpType type;
     private final Arena arena = Arena.ofShared();
+    /** Whether {@link #close} closes {@link #ctx} (ours), or only what we made on it (the CM's). */
+    private final boolean ownsContext;
 
     /** Takes ownership of {@code ctx}: {@link #close} closes it, and so does a failure here. */
     PerfResources(Context ctx, PerfConfig c, int maxSize, int sendDepth, int recvDepth, int inline) {
+        this(ctx, true, VERBS, c, maxSize, sendDepth, recvDepth, inline);
+    }
+
+    /**
+     * With {@code ownsContext} false (the connection manager's context, shared by its ids) a
+     * failure here or {@link #close} releases only the objects made here; QPs made by a CM id
+     * are the id's to destroy.
+     */
+    PerfResources(Context ctx, boolean ownsContext, QpMaker maker, PerfConfig c, int maxSize, int sendDepth, int recvDepth,
+            int inline) {
         this.type = c.connection();
         this.ctx = ctx;
+        this.ownsContext = ownsContext;
         try {
             this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
             this.pd = ctx.allocPd();
@@ -61,8 +87,7 @@ final class PerfResources implements AutoCloseable {
             this.psns = new int[c.qps()];
             QpCap cap = new QpCap(sendDepth, Math.max(1, recvDepth), 1, 1, inline);
             for (int q = 0; q < qps.length; q++) {
-                qps[q] = pd.createQp(new QpInitAttr().sendCq(sendCq).recvCq(recvCq).qpType(type).cap(cap));
-                QpConnector.toInit(qps[q]);
+                qps[q] = maker.make(q, pd, new QpInitAttr().sendCq(sendCq).recvCq(recvCq).qpType(type).cap(cap));
                 psns[q] = RANDOM.nextInt(1 << 24); // perftest: lrand48() & 0xffffff
             }
         } catch (RuntimeException e) {
@@ -119,19 +144,40 @@ final class PerfResources implements AutoCloseable {
 
     private void closeQuietly() {
         try {
-            ctx.close();
+            close();
         } catch (RuntimeException ignored) {
             // already failing
         }
-        arena.close();
     }
 
     @Override
     public void close() {
         try {
-            ctx.close();
+            if (ownsContext) {
+                ctx.close();
+            } else {
+                releaseOnSharedContext();
+            }
         } finally {
             arena.close();
+        }
+    }
+
+    /** The CM's context stays open for its other ids: close ours on it, children first, each at most once. */
+    private void releaseOnSharedContext() {
+        RuntimeException first = null;
+        for (AutoCloseable o : new AutoCloseable[] {mr, sendCq, recvCq, channel, pd}) {
+            if (o == null) {
+                continue;
+            }
+            try {
+                o.close();
+            } catch (Exception e) {
+                first = first == null ? new IllegalStateException("releasing perf resources", e) : first;
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 }

@@ -29,9 +29,12 @@ final class PerfSession implements AutoCloseable {
     final KeyMessage[] peers;
     final String deviceName;
     final int cqMod;
+    /** With -R: the connection manager's connections (null over TCP). */
+    private final RdmaCmLink link;
 
     private PerfSession(PerfConfig c, PrintWriter out, PerfExchange exchange, PerfResources res, Mtu mtu, int cycleBuffer,
-            int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod) {
+            int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod, RdmaCmLink link) {
+        this.link = link;
         this.c = c;
         this.out = out;
         this.exchange = exchange;
@@ -50,6 +53,7 @@ final class PerfSession implements AutoCloseable {
         Context ctx = device.open();
         PerfExchange exchange = null;
         PerfResources res = null;
+        RdmaCmLink link = null;
         try {
             DeviceAttr attr = ctx.queryDevice();
             PerfConfig c = resolve(asked, attr);
@@ -59,9 +63,20 @@ final class PerfSession implements AutoCloseable {
                 throw new VerbsException(Errno.EINVAL, "--mtu " + mine.bytes() + " is above the port's active MTU "
                         + portMtu.bytes());
             }
-            if (c.isServer()) {
+            Runnable waiting = () -> {
                 out.println(Banner.WAITING);
                 out.flush();
+            };
+            if (c.isServer() && !c.rdmaCm()) {
+                waiting.run();
+            }
+            if (c.rdmaCm()) {
+                // the connection manager's own context of the device makes everything from here on
+                java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
+                ctx.close();
+                link = RdmaCmLink.open(c, source, waiting);
+                exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), c.runTimeout());
+            } else if (c.isServer()) {
                 exchange = PerfExchange.accept(c.port(), c.timeout(), c.runTimeout());
             } else {
                 exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), c.runTimeout());
@@ -87,7 +102,16 @@ final class PerfSession implements AutoCloseable {
             // than asked for, and NICs round the queue up as well).
             int sendDepth = c.test() == PerfTest.SEND_LAT && !c.check() ? c.txDepth() + 1 : c.txDepth();
             int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
-            res = new PerfResources(ctx, c, maxSize, sendDepth, recvDepth, c.inlineSize());
+            if (c.rdmaCm()) {
+                exchange.blankKeys();
+                org.jrdma.cm.CmId data = c.isServer() ? link.requestData() : link.resolveData();
+                res = new PerfResources(data.verbs(), false, (q, pd, init) -> data.createQp(pd, init), c, maxSize, sendDepth,
+                        recvDepth, c.inlineSize());
+                link.establishData(c.verb().usesReadResources() ? c.outReads() : 0);
+                exchange.blankKeys();
+            } else {
+                res = new PerfResources(ctx, c, maxSize, sendDepth, recvDepth, c.inlineSize());
+            }
             if (c.check() && c.verb() == Verb.READ) {
                 for (int q = 0; q < c.qps(); q++) {
                     DataPattern.fill(res.buffer, res.layout.targetOffset(q), res.layout.regionBytes, DataPattern.READ_SOURCE,
@@ -107,7 +131,9 @@ final class PerfSession implements AutoCloseable {
                 local[q] = res.localKey(q, c.outReads());
                 peers[q] = exchange.keys(local[q], "QP " + q);
             }
-            res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources());
+            if (!c.rdmaCm()) { // with -R the connection manager took the QPs to RTR and RTS
+                res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources());
+            }
             for (KeyMessage m : local) {
                 out.println(Banner.address("local", m, c.verb()));
                 out.println(Banner.gid(m.gid()));
@@ -123,14 +149,17 @@ final class PerfSession implements AutoCloseable {
             }
             exchange.keys(local[0], "after RTR");
             out.flush();
-            return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod);
+            return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod, link);
         } catch (RuntimeException e) {
             if (exchange != null) {
                 exchange.close();
             }
+            if (link != null) {
+                link.close(); // before the resources: the test QP is the data id's
+            }
             if (res != null) {
                 res.close();
-            } else {
+            } else if (!asked.rdmaCm()) {
                 ctx.close();
             }
             throw e;
@@ -161,12 +190,18 @@ final class PerfSession implements AutoCloseable {
 
     void closeExchange() {
         exchange.close(local[0]);
+        if (link != null) {
+            link.disconnect();
+        }
     }
 
     @Override
     public void close() {
         try {
             exchange.close();
+            if (link != null) {
+                link.close(); // before the resources: the test QP is the data id's
+            }
         } finally {
             res.close();
         }

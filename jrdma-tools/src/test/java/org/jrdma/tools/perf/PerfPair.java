@@ -69,13 +69,18 @@ final class PerfPair {
 
     /** Server and client with the same perf arguments; the client connects to 127.0.0.1. */
     static Result run(String device, String... perfArgs) throws Exception {
+        return runTo("127.0.0.1", device, perfArgs);
+    }
+
+    /** The same, the client connecting to {@code host} (with -R: the device's address, where its CM answers). */
+    static Result runTo(String host, String device, String... perfArgs) throws Exception {
         int port = freePort();
         List<String> common = new ArrayList<>(List.of("perf"));
         common.addAll(List.of(perfArgs));
         common.addAll(List.of("-d", device, "-p", String.valueOf(port), "--timeout-ms", "30000", "--run-timeout-s", "120"));
         String[] serverArgs = common.toArray(String[]::new);
         List<String> client = new ArrayList<>(common);
-        client.add("127.0.0.1");
+        client.add(host);
         CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> main(serverArgs));
         Side c = main(client.toArray(String[]::new));
         Side s = server.get(180, TimeUnit.SECONDS);

@@ -13,7 +13,7 @@ class TablesTest {
     static PerfConfig config(PerfTest test, String host, boolean bidirectional, QpType type, AtomicType atomic) {
         return new PerfConfig(test, host, null, 18515, test.defaultSize(), false, false, test.defaultIters(), 0, 1,
                 bidirectional, false, 0, null, 0, test.defaultTxDepth(), 512, 100, 16, type, atomic, false, (Path) null,
-                false, false, Duration.ofSeconds(5), Duration.ofSeconds(5), 0);
+                false, false, Duration.ofSeconds(5), Duration.ofSeconds(5), 0, false);
     }
 
     @Test

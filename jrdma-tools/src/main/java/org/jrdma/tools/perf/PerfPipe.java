@@ -1,0 +1,20 @@
+package org.jrdma.tools.perf;
+
+import java.time.Duration;
+
+/**
+ * What perftest's out-of-band messages travel on: a TCP connection ({@link PerfChannel}), or
+ * with {@code -R} a SEND/RECV queue pair the connection manager connected ({@link CmPipe}).
+ * Messages are fixed-size: each {@link #read} takes exactly one message of the given length.
+ */
+interface PerfPipe extends AutoCloseable {
+    /** Sends {@code bytes} as one message before the deadline. */
+    void write(byte[] bytes, Duration timeout, String what);
+
+    /** Fills {@code into} with the peer's next message, checking its bytes as they arrive. */
+    void read(byte[] into, Duration timeout, String what, PerfChannel.PrefixCheck check);
+
+    /** Releases the pipe (idempotent); no error once the exchange has its result. */
+    @Override
+    void close();
+}

@@ -1,0 +1,204 @@
+package org.jrdma.tools.perf;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.cm.CmError;
+import org.jrdma.cm.CmEvent;
+import org.jrdma.cm.CmEventType;
+import org.jrdma.cm.CmException;
+import org.jrdma.cm.CmId;
+import org.jrdma.cm.ConnParam;
+import org.jrdma.cm.EventChannel;
+import org.jrdma.cm.wire.PortSpace;
+
+/**
+ * perftest's {@code -R} connections (captured: conformance/rxe/write_bw_rdmacm.pcap), with no
+ * TCP at all. The client connects twice to the server's {@code --port} in port space TCP: first
+ * the exchange QP ({@link CmPipe}; responder resources and initiator depth 0), which carries
+ * the conversation of {@link PerfExchange}; then, after a blank key swap, the test QP (depths =
+ * {@code -o} for READ and atomic tests, else 0), followed by another blank swap. At the end the
+ * client disconnects the test connection, then the exchange connection; the server waits for
+ * both DISCONNECTED events.
+ */
+final class RdmaCmLink implements AutoCloseable {
+    private final boolean client;
+    private final Duration timeout;
+    private final EventChannel events = EventChannel.create();
+    private CmId listener;
+    private CmPipe pipe;
+    private CmId data;
+    private InetSocketAddress server;
+    /** The client's source: the address of the device -d named, so the CM uses that device. */
+    private InetSocketAddress source;
+
+    private RdmaCmLink(boolean client, Duration timeout) {
+        this.client = client;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Connects (client, from {@code deviceAddress}) or listens on every device's address and
+     * accepts (server, as perftest binds the wildcard address) the exchange QP; {@code
+     * listening} runs once the server listens.
+     */
+    static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout());
+        try {
+            if (link.client) {
+                link.source = new InetSocketAddress(deviceAddress, 0);
+                link.server = new InetSocketAddress(resolve(c.host()), c.port());
+                link.connectExchange();
+            } else {
+                link.listener = CmId.create(link.events, PortSpace.TCP, "perf-listener");
+                link.listener.bindAddr(new InetSocketAddress(c.port()));
+                link.listener.listen(2);
+                listening.run(); // "Waiting for client to connect..." once a REQ would find us
+                CmId id = link.request();
+                link.pipe = new CmPipe(id);
+                id.accept(ConnParam.defaults().resources(0, 0).retries(7, 7));
+                link.expect(CmEventType.ESTABLISHED, id);
+            }
+            return link;
+        } catch (RuntimeException e) {
+            link.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The exchange connection; a REJECTED (no listener yet: both sides were started together)
+     * is tried again with a growing pause until the deadline, as the TCP exchange's connect is.
+     */
+    private void connectExchange() {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pause = 10_000_000L;
+        while (true) {
+            CmId id = resolved("perf-exchange");
+            CmPipe p = new CmPipe(id);
+            try {
+                id.connect(ConnParam.defaults().resources(0, 0).retries(7, 7));
+                expect(CmEventType.ESTABLISHED, id);
+                pipe = p;
+                return;
+            } catch (CmException e) {
+                p.close();
+                if (e.error() != CmError.CONNECTION_REFUSED || System.nanoTime() + pause > deadline) {
+                    throw e;
+                }
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(pause);
+            pause = Math.min(2 * pause, 200_000_000L);
+        }
+    }
+
+    CmPipe pipe() {
+        return pipe;
+    }
+
+    /** The client's id for the test QP, resolved to the server (its device context makes the resources). */
+    CmId resolveData() {
+        data = resolved("perf-data");
+        return data;
+    }
+
+    /** The server's id for the test QP: the second CONNECT_REQUEST. */
+    CmId requestData() {
+        data = request();
+        return data;
+    }
+
+    /** Connects (client) or accepts (server) the test QP the data id made, and waits for ESTABLISHED. */
+    void establishData(int depth) {
+        ConnParam p = ConnParam.defaults().resources(depth, depth).retries(7, 7);
+        if (client) {
+            data.connect(p);
+        } else {
+            data.accept(p);
+        }
+        expect(CmEventType.ESTABLISHED, data);
+    }
+
+    /** The orderly end after the closing key exchange: the client disconnects both, the server waits for it. */
+    void disconnect() {
+        for (CmId id : new CmId[] {data, pipe.id}) {
+            if (client) {
+                id.disconnect();
+            }
+            expect(CmEventType.DISCONNECTED, id);
+            if (!client) {
+                id.disconnect(); // the QP to ERR, as rdma_disconnect after DISCONNECTED does
+            }
+        }
+    }
+
+    private CmId resolved(Object context) {
+        CmId id = CmId.create(events, PortSpace.TCP, context);
+        try {
+            id.resolveAddr(source, server, timeout);
+            expect(CmEventType.ADDR_RESOLVED, id);
+            id.resolveRoute(timeout);
+            expect(CmEventType.ROUTE_RESOLVED, id);
+            return id;
+        } catch (RuntimeException e) {
+            id.close();
+            throw e;
+        }
+    }
+
+    private CmId request() {
+        CmEvent e = next(CmEventType.CONNECT_REQUEST, null);
+        CmId id = e.id();
+        e.ack();
+        return id;
+    }
+
+    private void expect(CmEventType type, CmId id) {
+        next(type, id).ack();
+    }
+
+    /**
+     * The next event of {@code type} (for {@code id}, unless null). TIMEWAIT_EXIT of an earlier
+     * connection may come in between and is passed over; anything else is an error naming it.
+     */
+    private CmEvent next(CmEventType type, CmId id) {
+        while (true) {
+            CmEvent e = events.getEvent(timeout);
+            if (e.type() == type && (id == null || e.id() == id)) {
+                return e;
+            }
+            e.ack();
+            if (e.type() != CmEventType.TIMEWAIT_EXIT) {
+                throw new CmException(e.type() == CmEventType.REJECTED ? CmError.CONNECTION_REFUSED : CmError.INVALID_ARGUMENT,
+                        "perf -R: expected " + type + ", got " + e.type() + " (status " + e.status() + ")");
+            }
+        }
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new ExchangeIoException("resolve " + host, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (pipe != null) {
+            pipe.close();
+        }
+        for (CmId id : new CmId[] {data, listener}) {
+            if (id != null) {
+                try {
+                    id.close();
+                } catch (RuntimeException ignored) {
+                    // best effort at the end
+                }
+            }
+        }
+        events.close();
+    }
+}

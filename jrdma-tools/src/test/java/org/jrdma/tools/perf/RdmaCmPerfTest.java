@@ -1,0 +1,87 @@
+package org.jrdma.tools.perf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.regex.Pattern;
+import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code jrdma perf -R}: no TCP — the connection manager connects an exchange QP, perftest's
+ * conversation runs as SENDs on it (binary key messages), then it connects the test QP, and at
+ * the end the client disconnects both. Server and client in this JVM on one soft device (its
+ * CM answers both), every byte checked.
+ */
+class RdmaCmPerfTest {
+    private static String device;
+    private static String address;
+
+    @BeforeAll
+    static void ownDevice() throws Exception {
+        String spec = PerfPair.deviceSpec("perfcm");
+        device = spec.substring(0, spec.indexOf('='));
+        address = spec.substring(spec.indexOf('=') + 1);
+        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
+    }
+
+    @AfterAll
+    static void forgetDevice() {
+        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
+    }
+
+    private static PerfPair.Result ok(String... args) throws Exception {
+        PerfPair.Result r = PerfPair.runTo(address, device, args);
+        assertThat(r.client().code()).as(r.toString()).isZero();
+        assertThat(r.server().code()).as(r.toString()).isZero();
+        return r;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"write_bw", "read_bw", "send_bw", "atomic_bw"})
+    void bandwidthOverTheConnectionManager(String test) throws Exception {
+        boolean atomic = test.equals("atomic_bw");
+        PerfPair.Result r = atomic ? ok(test, "-R", "-n", "40", "--check") : ok(test, "-R", "-n", "40", "-s", "4096", "--check");
+        String checkedSide = test.equals("read_bw") || atomic ? r.client().out() : r.server().out();
+        assertThat(checkedSide).containsPattern(" --check: 40 verified, 0 failed");
+        assertThat(r.client().out()).contains(" rdma_cm QPs\t : ON\n", " Data ex. method : rdma_cm\n");
+        assertThat(Pattern.compile("^ " + (atomic ? 8 : 4096) + " +40 +", Pattern.MULTILINE).matcher(r.client().out()).find())
+                .as(r.client().out()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"send_lat", "write_lat", "read_lat"})
+    void latencyOverTheConnectionManager(String test) throws Exception {
+        PerfPair.Result r = ok(test, "-R", "-n", "20", "--check");
+        assertThat(r.client().out()).containsPattern(" --check: 20 verified, 0 failed");
+        assertThat(r.client().out()).contains(LatTable.header());
+    }
+
+    /** Both sides print the same two addresses, crossed: the key messages crossed the exchange QP intact. */
+    @Test
+    void theKeyMessagesCrossTheExchangeQp() throws Exception {
+        PerfPair.Result r = ok("write_bw", "-R", "-n", "10", "-s", "1024");
+        assertThat(line(r.client().out(), " remote address:").substring(" remote".length()))
+                .isEqualTo(line(r.server().out(), " local address:").substring(" local".length()));
+        assertThat(line(r.server().out(), " remote address:").substring(" remote".length()))
+                .isEqualTo(line(r.client().out(), " local address:").substring(" local".length()));
+    }
+
+    @Test
+    void rdmaCmIsOneRcQpHere() throws Exception {
+        for (String[] bad : new String[][] {{"-q", "2"}, {"-c", "UC"}, {"-c", "UD"}}) {
+            String[] args = {"perf", "send_bw", "-R", bad[0], bad[1], "-d", device};
+            PerfPair.Side s = PerfPair.main(args);
+            assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(s.err()).contains("--rdma_cm connects one RC QP");
+        }
+    }
+
+    private static String line(String out, String prefix) {
+        return out.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(out));
+    }
+}
