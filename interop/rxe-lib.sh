@@ -47,13 +47,13 @@ lab_ipv6_up() {
 }
 
 # waits until the jrdma server is ready, at most $2 s: something in the namespace listens on
-# TCP $1 (pingpong, perf); with RPING=1, rping listens on no TCP port, so until the server says
-# "listening on" under -d ($name is run's local, visible here by bash's dynamic scoping)
+# TCP $1 (pingpong, perf); with READY set (rping, perf -R: no TCP at all), until the server's
+# output holds that text ($name is run's local, visible here by bash's dynamic scoping)
 wait_listen() {
   local t
   for t in $(seq 1 $(( ${2:-60} * 5 ))); do
-    if [ "${RPING:-0}" = 1 ]; then
-      grep -q "listening on" "$out/$name.jrdma.txt" 2>/dev/null && return 0
+    if [ -n "${READY:-}" ]; then
+      grep -q "$READY" "$out/$name.jrdma.txt" 2>/dev/null && return 0
     else
       ip netns exec rxe-lab ss -ltnH "sport = :$1" | grep -q . && return 0
     fi
@@ -163,7 +163,8 @@ pingpong_cases() {
 # perf_cases PREFIX DEVICE GIDX TEST...: jrdma perf TEST on DEVICE against the guest's perftest
 # ib_TEST -x GIDX ("6.06"), both roles (SIDES="rxe jrdma"). ITERS (200) iterations, -F; sizes
 # BW_SIZE (4096) and LAT_SIZE (64); atomics are always 8 B (perftest refuses -s for them);
-# PERF_FLAGS go to both sides and name the case.
+# PERF_FLAGS go to both sides and name the case; with -R (rdma_cm, no TCP) the jrdma server is
+# ready once it prints "Waiting for client", which it does after it listens.
 perf_cases() {
   local prefix=$1 dev=$2 g=$3 t sflag flags pt sfx side
   shift 3
@@ -176,6 +177,7 @@ perf_cases() {
     flags="-n ${ITERS:-200}${sflag:+ $sflag} -F${PERF_FLAGS:+ $PERF_FLAGS}"
     pt="ib_$t -d rxe0 -x $g $flags"
     sfx=$(echo "${PERF_FLAGS:-}" | tr -c 'A-Za-z0-9' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
+    case " ${PERF_FLAGS:-} " in *" -R "*) READY="Waiting for client" ;; *) READY= ;; esac
     for side in ${SIDES:-rxe jrdma}; do
       if [ "$side" = rxe ]; then
         run "${prefix}_${t}${sfx:+_$sfx}_rxe_server" rxe "$pt" perf "$t" -d "$dev" $flags --timeout-ms 60000
@@ -184,6 +186,7 @@ perf_cases() {
       fi
     done
   done
+  READY=
 }
 
 # rping_cases PREFIX GUEST_ADDR JRDMA_ADDR: jrdma rping against librdmacm's rping in g1, both
@@ -191,7 +194,7 @@ perf_cases() {
 # bytes; the connection over the CM alone (no TCP).
 rping_cases() {
   local prefix=$1 guest=$2 ours=$3 side c=${COUNT:-10} sz=${SIZE:-64}
-  RPING=1 PEER=$guest
+  READY="listening on" PEER=$guest # rping -d says so once it listens
   for side in ${SIDES:-rxe jrdma}; do
     if [ "$side" = rxe ]; then
       run "${prefix}_rxe_server" rxe "rping -s -a $guest -v -S $sz" rping -c -V -v -d -C "$c" -S "$sz" -a
@@ -199,7 +202,7 @@ rping_cases() {
       run "${prefix}_jrdma_server" jrdma "rping -c -v -V -C $c -S $sz -a $ours" rping -s -v -d -S "$sz" -a "$ours"
     fi
   done
-  RPING=0 PEER=
+  READY= PEER=
 }
 
 summary() {

@@ -104,14 +104,14 @@ final class PerfExchange implements AutoCloseable {
 
     /**
      * Step 4: the ibv_mtu enum value in ASCII with a NUL ({@code "3\0"} for 1024) — 2 bytes from
-     * 5.31 on, 4 before (the ppc fix), none before 5.1; with -R always 4 (captured: "3\0\0\0").
-     * Both sides use the smaller MTU.
+     * 5.31 on, 4 before (the ppc fix), none before 5.1. With -R too: the 4 bytes the capture
+     * shows are "3\0" and the BTH's 2 pad bytes. Both sides use the smaller MTU.
      */
     Mtu mtu(Mtu mine) {
         if (!peer.atLeast(PeerVersion.MTU_EXCHANGE)) {
             return mine;
         }
-        int size = peer.atLeast(PeerVersion.MTU_TWO_BYTES) && !rdmaCm ? 2 : 4;
+        int size = peer.atLeast(PeerVersion.MTU_TWO_BYTES) ? 2 : 4;
         byte[] ours = new byte[size];
         ours[0] = (byte) ('0' + mine.value());
         byte[] theirs = swap(ours, size, "MTU", PerfChannel.ANY, timeout);
