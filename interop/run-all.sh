@@ -3,6 +3,7 @@
 # the lab's QEMU guest, each in both roles, then a pass/fail table — one command (issue 7):
 #   pingpong rc/uc/ud  <->  ibv_rc_pingpong -g 1 / ibv_uc_pingpong / ibv_ud_pingpong
 #   perf write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat  <->  Debian perftest ("6.06")
+#   perf ... -R        <->  ib_* -R (perftest's rdma_cm mode: CM-connected exchange and test QPs, no TCP)
 #   rping -V           <->  rping -V (connection manager on QP1, no TCP; both sides check the data)
 #   over IPv6 GIDs: pingpong rc/uc/ud, write_bw and rping again (the lab link gets IPv6 for them)
 # Builds the guest image if needed, boots one guest, captures and ICRC-checks every run (see
@@ -23,6 +24,8 @@ pp=${PP_ITERS:-50}
 pingpong_cases pingpong lab "$gidx" "$pp" rc uc ud
 
 perf_cases perf lab "$gidx" write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat
+# perftest -R: the connection manager connects an exchange QP and the test QP, no TCP
+PERF_FLAGS=-R perf_cases perf lab "$gidx" write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat
 
 rping_cases rping 10.77.0.2 10.77.0.1
 
