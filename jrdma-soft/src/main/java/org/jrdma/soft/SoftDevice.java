@@ -13,6 +13,12 @@ import org.jrdma.verbs.Device;
 public final class SoftDevice implements Device {
     private static final Map<String, SoftHca> OPEN = new HashMap<>();
     private static final Map<SoftHca, Integer> USERS = new HashMap<>();
+    /**
+     * Devices whose last context closed and whose HCA is still stopping (its socket still
+     * bound): an open of the same name in between waits for it instead of failing to bind.
+     */
+    private static final Map<String, java.util.concurrent.CountDownLatch> STOPPING = new HashMap<>();
+    private static final long STOP_WAIT_SECONDS = 10;
 
     private final SoftDeviceSpec spec;
     private final SoftOptions options;
@@ -70,29 +76,57 @@ public final class SoftDevice implements Device {
     @Override
     public Context open() {
         SoftHca hca;
-        synchronized (OPEN) {
-            hca = OPEN.get(spec.name());
-            if (hca == null) {
-                hca = SoftHca.start(spec, options);
-                OPEN.put(spec.name(), hca);
+        while (true) {
+            java.util.concurrent.CountDownLatch stopping;
+            synchronized (OPEN) {
+                stopping = STOPPING.get(spec.name());
+                if (stopping == null) {
+                    hca = OPEN.get(spec.name());
+                    if (hca == null) {
+                        hca = SoftHca.start(spec, options);
+                        OPEN.put(spec.name(), hca);
+                    }
+                    USERS.merge(hca, 1, Integer::sum);
+                    break;
+                }
             }
-            USERS.merge(hca, 1, Integer::sum);
+            awaitStopped(stopping);
         }
         return new SoftContext(this, hca);
     }
 
+    private void awaitStopped(java.util.concurrent.CountDownLatch stopping) {
+        try {
+            if (!stopping.await(STOP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new org.jrdma.verbs.VerbsException(org.jrdma.verbs.Errno.EBUSY, "open_device " + spec.name()
+                        + ": its previous context is still closing after " + STOP_WAIT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new org.jrdma.verbs.VerbsException(org.jrdma.verbs.Errno.EIO, "open_device " + spec.name() + ": interrupted while its previous context closed");
+        }
+    }
+
     void release(SoftHca hca) {
-        boolean last;
+        java.util.concurrent.CountDownLatch stopped = null;
         synchronized (OPEN) {
             int n = USERS.merge(hca, -1, Integer::sum);
-            last = n <= 0;
-            if (last) {
+            if (n <= 0) {
                 USERS.remove(hca);
                 OPEN.remove(spec.name(), hca);
+                stopped = new java.util.concurrent.CountDownLatch(1);
+                STOPPING.put(spec.name(), stopped);
             }
         }
-        if (last) {
-            hca.stop();
+        if (stopped != null) {
+            try {
+                hca.stop();
+            } finally {
+                synchronized (OPEN) {
+                    STOPPING.remove(spec.name(), stopped);
+                }
+                stopped.countDown();
+            }
         }
     }
 
