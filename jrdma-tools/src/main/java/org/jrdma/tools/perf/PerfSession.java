@@ -31,10 +31,14 @@ final class PerfSession implements AutoCloseable {
     final int cqMod;
     /** With -R: the connection manager's connections (null over TCP). */
     private final RdmaCmLink link;
+    /** With -R: our own context of the device, which the resources (on the CM's) do not own. */
+    private final Context ownContext;
 
     private PerfSession(PerfConfig c, PrintWriter out, PerfExchange exchange, PerfResources res, Mtu mtu, int cycleBuffer,
-            int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod, RdmaCmLink link) {
+            int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod, RdmaCmLink link,
+            Context ownContext) {
         this.link = link;
+        this.ownContext = ownContext;
         this.c = c;
         this.out = out;
         this.exchange = exchange;
@@ -71,9 +75,9 @@ final class PerfSession implements AutoCloseable {
                 waiting.run();
             }
             if (c.rdmaCm()) {
-                // the connection manager's own context of the device makes everything from here on
+                // The connection manager's context of the device makes everything from here on.
+                // Ours stays open to the end: the two share the device, which then starts once.
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
-                ctx.close();
                 link = RdmaCmLink.open(c, source, waiting);
                 exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), c.runTimeout());
             } else if (c.isServer()) {
@@ -149,7 +153,8 @@ final class PerfSession implements AutoCloseable {
             }
             exchange.keys(local[0], "after RTR");
             out.flush();
-            return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod, link);
+            return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod, link,
+                    c.rdmaCm() ? ctx : null);
         } catch (RuntimeException e) {
             if (exchange != null) {
                 exchange.close();
@@ -159,7 +164,8 @@ final class PerfSession implements AutoCloseable {
             }
             if (res != null) {
                 res.close();
-            } else if (!asked.rdmaCm()) {
+            }
+            if (res == null || asked.rdmaCm()) {
                 ctx.close();
             }
             throw e;
@@ -203,7 +209,13 @@ final class PerfSession implements AutoCloseable {
                 link.close(); // before the resources: the test QP is the data id's
             }
         } finally {
-            res.close();
+            try {
+                res.close();
+            } finally {
+                if (ownContext != null) {
+                    ownContext.close();
+                }
+            }
         }
     }
 }
