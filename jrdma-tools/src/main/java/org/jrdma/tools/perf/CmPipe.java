@@ -12,7 +12,6 @@ import org.jrdma.cm.CmId;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
@@ -23,7 +22,6 @@ import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.Sge;
-import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
@@ -47,6 +45,7 @@ final class CmPipe implements PerfPipe {
     private final ProtectionDomain pd;
     private final CompletionChannel channel;
     private final CompletionQueue cq;
+    private final CqWaiter waiter;
     private final QueuePair qp;
     private final MemorySegment recvBuf;
     private final MemorySegment sendBuf;
@@ -63,6 +62,7 @@ final class CmPipe implements PerfPipe {
         this.pd = id.verbs().allocPd();
         this.channel = id.verbs().createCompChannel();
         this.cq = id.verbs().createCq(8, channel);
+        this.waiter = new CqWaiter(channel, cq, cq);
         this.qp = id.createQp(pd, new QpInitAttr().qpType(QpType.RC).cq(cq).cap(new QpCap(2, 2, 1, 1, 0)));
         this.recvBuf = arena.allocate(MAX_MESSAGE, 8);
         this.sendBuf = arena.allocate(MAX_MESSAGE, 8);
@@ -104,7 +104,6 @@ final class CmPipe implements PerfPipe {
      */
     private WorkCompletion await(WcOpcode want, Duration timeout, ExchangeStep step, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        boolean armed = false;
         while (true) {
             while (cq.poll(wc) > 0) {
                 WorkCompletion c = wc[0];
@@ -120,23 +119,10 @@ final class CmPipe implements PerfPipe {
                     pendingRecv = copy;
                 }
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
+            if (System.nanoTime() >= deadline) {
                 throw new ExchangeTimeoutException(step, timeout, what + " over the rdma_cm exchange QP");
             }
-            if (!armed) {
-                cq.requestNotify(false);
-                armed = true;
-                continue; // poll once more: a completion before the arming raises no event
-            }
-            try {
-                channel.getEvent(Duration.ofNanos(left)).ackEvents(1);
-            } catch (VerbsException e) {
-                if (e.errno() != Errno.ETIMEDOUT) {
-                    throw e;
-                }
-            }
-            armed = false;
+            waiter.idle(deadline); // arms the CQ first, then sleeps on the channel
         }
     }
 
