@@ -5,8 +5,10 @@ import java.time.Duration;
 /**
  * A connected byte channel whose every step has an absolute deadline: the plain socket
  * ({@link MessageChannel}), the pre-shared-key channel ({@link PskLink}) or TLS ({@link TlsLink}).
+ * Public for jrdma-tools' perftest channel, which keeps its TCP connection open for the whole
+ * run and so uses a {@link MessageChannel} directly.
  */
-interface Link extends AutoCloseable {
+public interface Link extends AutoCloseable {
     /** Checks the bytes received so far; throws to refuse them early (OOB-06). */
     @FunctionalInterface
     interface PrefixCheck {

@@ -19,7 +19,7 @@ import org.jrdma.bootstrap.PeerClosedException;
  * against an absolute deadline (a blocking {@code Socket} has no write timeout, and SO_TIMEOUT
  * restarts on every byte, which is exactly what a slowloris peer exploits, OOB-04).
  */
-final class MessageChannel implements Link {
+public final class MessageChannel implements Link {
 
     private final SocketChannel channel;
     private final Selector selector;
@@ -36,7 +36,7 @@ final class MessageChannel implements Link {
     }
 
     /** Takes ownership of {@code channel}: it is closed if this fails. */
-    static MessageChannel of(SocketChannel channel) {
+    public static MessageChannel of(SocketChannel channel) {
         Selector selector = null;
         try {
             selector = Selector.open();
@@ -49,7 +49,7 @@ final class MessageChannel implements Link {
     }
 
     /** Connects before {@code deadlineNanos}; IOException means "try the next address". */
-    void connect(InetSocketAddress address, long deadlineNanos, Duration timeout) throws IOException {
+    public void connect(InetSocketAddress address, long deadlineNanos, Duration timeout) throws IOException {
         if (channel.connect(address)) {
             return;
         }

@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -17,14 +16,14 @@ import java.util.concurrent.locks.LockSupport;
 import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
-import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.bootstrap.tcp.MessageChannel;
 
 /**
  * The TCP connection perftest's out-of-band exchange runs on (ROCEV2-FACTS §6.1): the server
- * accepts exactly one client and closes its listening socket; the client connects. Non-blocking
- * with a selector, so every connect, accept, write and read waits against an absolute deadline
- * (as jrdma-bootstrap's channel does: a blocking socket has no write timeout and SO_TIMEOUT
- * restarts on every byte). Unlike rc_pingpong's exchange the socket stays open for perftest's
+ * accepts exactly one client and closes its listening socket; the client connects. Every
+ * connect, accept, write and read waits against an absolute deadline: the connection is
+ * jrdma-bootstrap's {@link MessageChannel} (a blocking socket has no write timeout and SO_TIMEOUT
+ * restarts on every byte), and the accept here is non-blocking with a selector. Unlike rc_pingpong's exchange the socket stays open for perftest's
  * synchronisations and result exchange until {@link PerfExchange#close}. Public because
  * {@code jrdma pingpong}'s server exchange ({@code PingpongServerExchange}) runs on it too.
  */
@@ -40,32 +39,14 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
     private static final long REFUSED_BACKOFF_FIRST_NANOS = 10_000_000L;
     private static final long REFUSED_BACKOFF_MAX_NANOS = 200_000_000L;
 
-    private final SocketChannel channel;
-    private final Selector selector;
-    private final SelectionKey key;
+    private final MessageChannel channel;
 
-    private PerfChannel(SocketChannel channel) throws IOException {
+    private PerfChannel(MessageChannel channel) {
         this.channel = channel;
-        this.selector = Selector.open();
-        try {
-            channel.configureBlocking(false);
-            // perftest reads each message with one read() and no loop: each must leave in one
-            // segment, so one write per message and no Nagle delay (ROCEV2-FACTS §8.7).
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            this.key = channel.register(selector, 0);
-        } catch (IOException | RuntimeException e) {
-            selector.close();
-            throw e;
-        }
     }
 
-    private static PerfChannel wrap(SocketChannel channel, String what) {
-        try {
-            return new PerfChannel(channel);
-        } catch (IOException e) {
-            closeQuietly(channel);
-            throw new ExchangeIoException(what, e);
-        }
+    private static PerfChannel wrap(SocketChannel channel) {
+        return new PerfChannel(MessageChannel.of(channel)); // closes the socket if it fails
     }
 
     /** Listens on every local address (SO_REUSEADDR, backlog 1), accepts one peer before the deadline, stops listening. */
@@ -80,7 +61,7 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
             while (true) {
                 SocketChannel peer = server.accept();
                 if (peer != null) {
-                    return wrap(peer, "set up the accepted connection");
+                    return wrap(peer);
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -115,8 +96,8 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
                 InetSocketAddress target = new InetSocketAddress(address, port);
                 PerfChannel c = null;
                 try {
-                    c = wrap(SocketChannel.open(), "open a socket");
-                    c.finishConnect(target, deadline, timeout);
+                    c = wrap(SocketChannel.open());
+                    c.channel.connect(target, deadline, timeout);
                     return c;
                 } catch (IOException e) {
                     closeQuietly(c);
@@ -141,33 +122,10 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
         }
     }
 
-    private void finishConnect(InetSocketAddress target, long deadline, Duration timeout) throws IOException {
-        if (channel.connect(target)) {
-            return;
-        }
-        while (true) {
-            await(SelectionKey.OP_CONNECT, deadline, ExchangeStep.CONNECT, timeout, "to " + target);
-            if (channel.finishConnect()) {
-                return;
-            }
-        }
-    }
-
     /** Writes all of {@code bytes} before the deadline; the first write() normally carries the whole message. */
     @Override
     public void write(byte[] bytes, Duration timeout, String what) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        ByteBuffer out = ByteBuffer.wrap(bytes);
-        try {
-            while (out.hasRemaining()) {
-                if (channel.write(out) == 0) {
-                    await(SelectionKey.OP_WRITE, deadline, ExchangeStep.WRITE, timeout,
-                            "after " + out.position() + " of " + bytes.length + " bytes of " + what);
-                }
-            }
-        } catch (IOException e) {
-            throw new ExchangeIoException("write " + what, e);
-        }
+        channel.writeAll(bytes, timeout, what);
     }
 
     /**
@@ -176,40 +134,7 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
      */
     @Override
     public void read(byte[] into, Duration timeout, String what, PrefixCheck check) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        ByteBuffer in = ByteBuffer.wrap(into);
-        try {
-            while (in.hasRemaining()) {
-                int n = channel.read(in);
-                if (n < 0) {
-                    throw new PeerClosedException("read " + what, in.position(), into.length);
-                } else if (n > 0) {
-                    check.check(into, in.position());
-                } else {
-                    await(SelectionKey.OP_READ, deadline, ExchangeStep.READ, timeout,
-                            "after " + in.position() + " of " + into.length + " bytes of " + what);
-                }
-            }
-        } catch (IOException e) {
-            throw new ExchangeIoException("read " + what, e);
-        }
-    }
-
-    private void await(int ops, long deadline, ExchangeStep step, Duration timeout, String detail) throws IOException {
-        key.interestOps(ops);
-        while (true) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new ExchangeTimeoutException(step, timeout, detail);
-            }
-            selector.selectedKeys().clear();
-            selector.select(millisRoundedUp(left));
-            failIfInterrupted(step);
-            if (selector.selectedKeys().contains(key)) {
-                key.interestOps(0);
-                return;
-            }
-        }
+        channel.readExactly(into, timeout, what, check::check);
     }
 
     /** select(0) would mean "forever". */
@@ -225,8 +150,7 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
 
     @Override
     public void close() {
-        closeQuietly(selector);
-        closeQuietly(channel);
+        channel.close();
     }
 
     private static void closeQuietly(AutoCloseable c) {
