@@ -121,15 +121,27 @@ final class RdmaCmLink implements AutoCloseable {
         expect(CmEventType.ESTABLISHED, data);
     }
 
-    /** The orderly end after the closing key exchange: the client disconnects both, the server waits for it. */
+    /**
+     * The orderly end after the closing key exchange: the client disconnects the test
+     * connection, then the exchange connection, each answered by the server's CM; the server
+     * takes the two DISCONNECTED events in whatever order they come and disconnects its side
+     * too (the QP to ERR, as rdma_disconnect after DISCONNECTED does).
+     */
     void disconnect() {
-        for (CmId id : new CmId[] {data, pipe.id}) {
-            if (client) {
+        if (client) {
+            for (CmId id : new CmId[] {data, pipe.id}) {
                 id.disconnect();
+                expect(CmEventType.DISCONNECTED, id);
             }
-            expect(CmEventType.DISCONNECTED, id);
-            if (!client) {
-                id.disconnect(); // the QP to ERR, as rdma_disconnect after DISCONNECTED does
+            return;
+        }
+        java.util.Set<CmId> open = new java.util.HashSet<>(java.util.List.of(data, pipe.id));
+        while (!open.isEmpty()) {
+            CmEvent e = next(CmEventType.DISCONNECTED, null);
+            CmId id = e.id();
+            e.ack();
+            if (open.remove(id)) {
+                id.disconnect();
             }
         }
     }
