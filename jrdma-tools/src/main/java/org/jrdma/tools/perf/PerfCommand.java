@@ -107,7 +107,7 @@ public final class PerfCommand implements Callable<Integer> {
             description = "Unmeasured iterations before each size's run, so the JVM has compiled the data path (jrdma's own; give it to both sides, like -n; not with -D or --check; default: ${DEFAULT-VALUE}, as perftest).")
     int warmup;
 
-    @Option(names = {"-R", "--rdma_cm"}, description = "Connect with the connection manager (rdma_cm), no TCP: an exchange QP, then the test QP, to HOST:--port (RC, one QP).")
+    @Option(names = {"-R", "--rdma_cm"}, description = "Connect with the connection manager (rdma_cm), no TCP: an exchange QP, then the test QPs, to HOST:--port (RC).")
     boolean rdmaCm;
 
     @Option(names = "-F", description = "Accepted and ignored (perftest: do not fail on CPU frequency warnings).")
@@ -223,8 +223,8 @@ public final class PerfCommand implements Callable<Integer> {
         if (warmup < 0 || (warmup > 0 && (seconds > 0 || check))) {
             throw usage("--warmup must be 0 or more, and is not for -D or --check runs");
         }
-        if (rdmaCm && (type != QpType.RC || qps != 1)) {
-            throw usage("--rdma_cm connects one RC QP here (perftest's -R with -q 1, RC)");
+        if (rdmaCm && type != QpType.RC) {
+            throw usage("--rdma_cm connects RC QPs here (perftest's -R with -c RC)");
         }
         Path json = outJsonFile != null ? outJsonFile : outJson ? Path.of("perftest_out.json") : null;
         return new PerfConfig(test, host, device, port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,

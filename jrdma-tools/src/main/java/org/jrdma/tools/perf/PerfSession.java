@@ -108,10 +108,10 @@ final class PerfSession implements AutoCloseable {
             int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
             if (c.rdmaCm()) {
                 exchange.blankKeys();
-                org.jrdma.cm.CmId data = c.isServer() ? link.requestData() : link.resolveData();
-                res = new PerfResources(data.verbs(), false, (q, pd, init) -> data.createQp(pd, init), c, maxSize, sendDepth,
-                        recvDepth, c.inlineSize());
-                link.establishData(c.verb().usesReadResources() ? c.outReads() : 0);
+                int depth = c.verb().usesReadResources() ? c.outReads() : 0;
+                RdmaCmLink cm = link;
+                res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, maxSize,
+                        sendDepth, recvDepth, c.inlineSize());
                 exchange.blankKeys();
             } else {
                 res = new PerfResources(ctx, c, maxSize, sendDepth, recvDepth, c.inlineSize());

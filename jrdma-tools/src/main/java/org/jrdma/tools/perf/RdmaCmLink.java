@@ -13,15 +13,18 @@ import org.jrdma.cm.CmId;
 import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.verbs.ProtectionDomain;
+import org.jrdma.verbs.QpInitAttr;
+import org.jrdma.verbs.QueuePair;
 
 /**
  * perftest's {@code -R} connections (captured: conformance/rxe/write_bw_rdmacm.pcap), with no
  * TCP at all. The client connects twice to the server's {@code --port} in port space TCP: first
  * the exchange QP ({@link CmPipe}; responder resources and initiator depth 0), which carries
- * the conversation of {@link PerfExchange}; then, after a blank key swap, the test QP (depths =
- * {@code -o} for READ and atomic tests, else 0), followed by another blank swap. At the end the
- * client disconnects the test connection, then the exchange connection; the server waits for
- * both DISCONNECTED events.
+ * the conversation of {@link PerfExchange}; then, after a blank key swap, the test QPs one by
+ * one (depths = {@code -o} for READ and atomic tests, else 0), followed by another blank swap. At the end the
+ * client disconnects the test connections, then the exchange connection; the server waits for
+ * every DISCONNECTED event.
  */
 final class RdmaCmLink implements AutoCloseable {
     private final boolean client;
@@ -29,7 +32,8 @@ final class RdmaCmLink implements AutoCloseable {
     private final EventChannel events = EventChannel.create();
     private CmId listener;
     private CmPipe pipe;
-    private CmId data;
+    /** The test connections' ids, one per QP, in the order they connected. */
+    private final java.util.List<CmId> data = new java.util.ArrayList<>();
     private InetSocketAddress server;
     /** The client's source: the address of the device -d named, so the CM uses that device. */
     private InetSocketAddress source;
@@ -98,49 +102,53 @@ final class RdmaCmLink implements AutoCloseable {
         return pipe;
     }
 
-    /** The client's id for the test QP, resolved to the server (its device context makes the resources). */
-    CmId resolveData() {
-        data = resolved("perf-data");
-        return data;
-    }
-
-    /** The server's id for the test QP: the second CONNECT_REQUEST. */
-    CmId requestData() {
-        data = request();
-        return data;
-    }
-
-    /** Connects (client) or accepts (server) the test QP the data id made, and waits for ESTABLISHED. */
-    void establishData(int depth) {
+    /**
+     * Test QP {@code q}: the client resolves an id to the server and connects; the server takes
+     * the next CONNECT_REQUEST and accepts. Either way the id makes the QP (to INIT) on {@code
+     * pd}, the CM takes it to RTS, and this returns once ESTABLISHED — so with {@code -q N} the
+     * connections are made one after the other, as the QPs are created. Depths: {@code depth}
+     * (perftest's -o for READ and atomic tests, else 0) both ways.
+     */
+    QueuePair connectData(int q, ProtectionDomain pd, QpInitAttr attr, int depth) {
+        CmId id = client ? resolved("perf-data-" + q) : request();
+        data.add(id);
+        QueuePair qp = id.createQp(pd, attr);
         ConnParam p = ConnParam.defaults().resources(depth, depth).retries(7, 7);
         if (client) {
-            data.connect(p);
+            id.connect(p);
         } else {
-            data.accept(p);
+            id.accept(p);
         }
-        expect(CmEventType.ESTABLISHED, data);
+        expect(CmEventType.ESTABLISHED, id);
+        return qp;
+    }
+
+    /** The device context of the connection manager, which the test QPs' resources live on. */
+    org.jrdma.verbs.Context context() {
+        return pipe.id.verbs();
     }
 
     /**
      * The orderly end after the closing key exchange: the client disconnects the test
-     * connection, then the exchange connection, each answered by the server's CM; the server
-     * takes the two DISCONNECTED events in whatever order they come and disconnects its side
-     * too (the QP to ERR, as rdma_disconnect after DISCONNECTED does).
+     * connections, then the exchange connection. Both sides then take one DISCONNECTED event
+     * per connection in whatever order they come — a perftest server disconnects its own ids
+     * at the same time, so DREQs cross — and the server disconnects its side of each as its
+     * event comes (the QP to ERR, as rdma_disconnect after DISCONNECTED does).
      */
     void disconnect() {
+        java.util.List<CmId> all = new java.util.ArrayList<>(data);
+        all.add(pipe.id);
         if (client) {
-            for (CmId id : new CmId[] {data, pipe.id}) {
+            for (CmId id : all) {
                 id.disconnect();
-                expect(CmEventType.DISCONNECTED, id);
             }
-            return;
         }
-        java.util.Set<CmId> open = new java.util.HashSet<>(java.util.List.of(data, pipe.id));
+        java.util.Set<CmId> open = new java.util.HashSet<>(all);
         while (!open.isEmpty()) {
             CmEvent e = next(CmEventType.DISCONNECTED, null);
             CmId id = e.id();
             e.ack();
-            if (open.remove(id)) {
+            if (open.remove(id) && !client) {
                 id.disconnect();
             }
         }
@@ -202,7 +210,9 @@ final class RdmaCmLink implements AutoCloseable {
         if (pipe != null) {
             pipe.close();
         }
-        for (CmId id : new CmId[] {data, listener}) {
+        java.util.List<CmId> ids = new java.util.ArrayList<>(data);
+        ids.add(listener);
+        for (CmId id : ids) {
             if (id != null) {
                 try {
                     id.close();

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code jrdma perf -R}: no TCP — the connection manager connects an exchange QP, perftest's
- * conversation runs as SENDs on it (binary key messages), then it connects the test QP, and at
- * the end the client disconnects both. Server and client in this JVM on one soft device (its
+ * conversation runs as SENDs on it (binary key messages), then it connects the test QPs, and
+ * at the end the client disconnects them all. Server and client in this JVM on one soft device (its
  * CM answers both), every byte checked.
  */
 class RdmaCmPerfTest {
@@ -71,13 +71,20 @@ class RdmaCmPerfTest {
                 .isEqualTo(line(r.client().out(), " local address:").substring(" local".length()));
     }
 
+    /** -q N: N test connections after the exchange connection, one after the other. */
     @Test
-    void rdmaCmIsOneRcQpHere() throws Exception {
-        for (String[] bad : new String[][] {{"-q", "2"}, {"-c", "UC"}, {"-c", "UD"}}) {
-            String[] args = {"perf", "send_bw", "-R", bad[0], bad[1], "-d", device};
-            PerfPair.Side s = PerfPair.main(args);
+    void severalQpsEachConnectedByTheConnectionManager() throws Exception {
+        PerfPair.Result r = ok("write_bw", "-R", "-q", "3", "-n", "20", "-s", "2048", "--check");
+        assertThat(r.server().out()).containsPattern(" --check: 60 verified, 0 failed");
+        assertThat(r.client().out().lines().filter(l -> l.startsWith(" local address:"))).hasSize(3);
+    }
+
+    @Test
+    void rdmaCmIsForRc() throws Exception {
+        for (String type : new String[] {"UC", "UD"}) {
+            PerfPair.Side s = PerfPair.main("perf", "send_bw", "-R", "-c", type, "-d", device);
             assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
-            assertThat(s.err()).contains("--rdma_cm connects one RC QP");
+            assertThat(s.err()).contains("--rdma_cm connects RC QPs");
         }
     }
 
