@@ -26,6 +26,7 @@ pingpong_cases pingpong lab "$gidx" "$pp" rc uc ud
 perf_cases perf lab "$gidx" write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat
 # perftest -R: the connection manager connects an exchange QP and the test QP, no TCP
 PERF_FLAGS=-R perf_cases perf lab "$gidx" write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat
+PERF_FLAGS="-R -q 2" perf_cases perf lab "$gidx" write_bw read_bw # one CM connection per test QP
 
 rping_cases rping 10.77.0.2 10.77.0.1
 
