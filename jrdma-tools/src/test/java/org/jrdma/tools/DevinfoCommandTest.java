@@ -2,8 +2,6 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.tools.demo.Demo;
@@ -32,26 +30,16 @@ class DevinfoCommandTest {
         System.clearProperty(SoftDeviceDiscovery.PROPERTY);
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run jrdma(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @Test
     void devicesListsNameGuidAndProvider() {
-        Run r = jrdma("devices");
+        ToolRun r = ToolRun.of("devices");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("    device", "node GUID", "------").containsPattern(device + "\\s+[0-9a-f]{16}\\s+soft: ");
     }
 
     @Test
     void devinfoShowsThePortStateMtuAndGidTable() {
-        Run r = jrdma("devinfo", "-d", device);
+        ToolRun r = ToolRun.of("devinfo", "-d", device);
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("hca_id:\t" + device, "\ttransport:\t\t\tInfiniBand (0)", "\t\tport:\t1",
                 "\t\t\tstate:\t\t\tPORT_ACTIVE (4)", "\t\t\tlink_layer:\t\tEthernet",
@@ -63,15 +51,15 @@ class DevinfoCommandTest {
 
     @Test
     void portOneIsTheOnlyPortAndAnotherIsRefused() {
-        assertThat(jrdma("devinfo", "-d", device, "-i", "1").out()).contains("\t\tport:\t1");
-        Run bad = jrdma("devinfo", "-d", device, "-i", "2");
+        assertThat(ToolRun.of("devinfo", "-d", device, "-i", "1").out()).contains("\t\tport:\t1");
+        ToolRun bad = ToolRun.of("devinfo", "-d", device, "-i", "2");
         assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
         assertThat(bad.err()).contains("port 2 does not exist on " + device);
     }
 
     @Test
     void listPrintsTheNamesOnly() {
-        Run r = jrdma("devinfo", "-l");
+        ToolRun r = ToolRun.of("devinfo", "-l");
         assertThat(r.out()).containsPattern("\\d+ HCAs? found:").contains("\t" + device).doesNotContain("hca_id");
     }
 
@@ -82,7 +70,7 @@ class DevinfoCommandTest {
         long sent = demo.counters().get("sent_packets");
         assertThat(sent).isPositive();
 
-        Run r = jrdma("devinfo", "-d", device, "-v");
+        ToolRun r = ToolRun.of("devinfo", "-d", device, "-v");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("max_qp:", "max_qp_rd_atom:", "max_inline_data:", "counters (all processes on this host):")
                 .contains("retransmitted_packets:", "seq_naks_rcvd:", "rnr_naks_rcvd:", "duplicate_requests:", "drop_bad_icrc:")

@@ -2,12 +2,8 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,27 +29,15 @@ class Ipv6PingpongCommandTest {
         System.clearProperty(SoftDeviceDiscovery.PROPERTY);
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run jrdma(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"rc", "uc", "ud"})
     void pingpongOverIpv6Gids(String transport) throws Exception {
         int port = FreeLoopback.tcpPort();
         List<String> common = new ArrayList<>(List.of("pingpong", "-d", DEVICE, "-p", String.valueOf(port),
                 "--timeout-ms", "20000", "--transport", transport, "-n", "40", "-s", "1000", "-m", "1024", "-c"));
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma(common));
         List<String> client = new ArrayList<>(common);
         client.add("::1");
-        Run c = jrdma(client);
-        for (Run side : new Run[] {server.get(60, TimeUnit.SECONDS), c}) {
+        for (ToolRun side : ToolRun.serverAndClient(common, client, 60)) {
             assertThat(side.code()).as(side.out() + side.err()).isZero();
             assertThat(side.out()).containsPattern("  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID ::1\\n")
                     .containsPattern("  remote address: LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID ::1\\n")
@@ -63,7 +47,7 @@ class Ipv6PingpongCommandTest {
 
     @Test
     void devinfoShowsTheIpv6Gid() {
-        Run r = jrdma(List.of("devinfo", "-d", DEVICE));
+        ToolRun r = ToolRun.of(List.of("devinfo", "-d", DEVICE));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("\t\t\tGID[  0]:\t\t::1, RoCE v2");
     }

@@ -2,12 +2,8 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,32 +30,20 @@ class PingpongCommandTest {
         System.clearProperty(SoftDeviceDiscovery.PROPERTY);
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run jrdma(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    private Run[] pingpong(String... flags) throws Exception {
+    private ToolRun[] pingpong(String... flags) throws Exception {
         int port = FreeLoopback.tcpPort();
         List<String> common = new ArrayList<>(List.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "20000"));
         common.addAll(List.of(flags));
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma(common));
         List<String> client = new ArrayList<>(common);
-        client.add("127.0.0.1");
-        Run c = jrdma(client); // the client retries a refused connect until the server listens
-        return new Run[] {server.get(60, TimeUnit.SECONDS), c};
+        client.add("127.0.0.1"); // the client retries a refused connect until the server listens
+        return ToolRun.serverAndClient(common, client, 60);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"rc", "uc", "ud"})
     void everyTransportPingPongsAndVerifiesTheBytes(String transport) throws Exception {
-        Run[] r = pingpong("--transport", transport, "-n", "60", "-s", "1000", "-m", "1024", "-r", "8", "-c");
-        for (Run side : r) {
+        ToolRun[] r = pingpong("--transport", transport, "-n", "60", "-s", "1000", "-m", "1024", "-r", "8", "-c");
+        for (ToolRun side : r) {
             assertThat(side.code()).as(side.out() + side.err()).isZero();
             assertThat(side.out()).containsPattern("  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID ::ffff:")
                     .contains("120000 bytes in", "60 iters in", "60 messages verified");
@@ -74,7 +58,7 @@ class PingpongCommandTest {
                 List.of("pingpong", "-i", "2"),
                 List.of("pingpong", "-r", "0"),
                 List.of("pingpong", "-l", "16"))) {
-            Run r = jrdma(args);
+            ToolRun r = ToolRun.of(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Main.EXIT_USAGE);
         }
     }

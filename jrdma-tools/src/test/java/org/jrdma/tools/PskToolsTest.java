@@ -2,16 +2,12 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,16 +36,6 @@ class PskToolsTest {
         System.clearProperty(SoftDeviceDiscovery.PROPERTY);
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run jrdma(List<String> args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     private Path key(String name, long seed, String mode) throws Exception {
         byte[] k = new byte[32];
         new SplittableRandom(seed).nextBytes(k);
@@ -59,24 +45,22 @@ class PskToolsTest {
         return p;
     }
 
-    private Run[] pingpong(Path serverKey, Path clientKey, String... flags) throws Exception {
+    private ToolRun[] pingpong(Path serverKey, Path clientKey, String... flags) throws Exception {
         int port = FreeLoopback.tcpPort();
         List<String> common = new ArrayList<>(List.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "20000"));
         common.addAll(List.of(flags));
         List<String> server = new ArrayList<>(common);
         server.addAll(List.of("--psk-file", serverKey.toString()));
-        CompletableFuture<Run> s = CompletableFuture.supplyAsync(() -> jrdma(server));
         List<String> client = new ArrayList<>(common);
         client.addAll(List.of("--psk-file", clientKey.toString(), "127.0.0.1"));
-        Run c = jrdma(client);
-        return new Run[] {s.get(60, TimeUnit.SECONDS), c};
+        return ToolRun.serverAndClient(server, client, 60);
     }
 
     @Test
     void pingpongWithTheSameKeyOnBothSidesRuns() throws Exception {
         Path k = key("k", 1, "rw-------");
         for (String transport : List.of("rc", "uc")) {
-            for (Run side : pingpong(k, k, "--transport", transport, "-n", "30", "-s", "512", "-c")) {
+            for (ToolRun side : pingpong(k, k, "--transport", transport, "-n", "30", "-s", "512", "-c")) {
                 assertThat(side.code()).as(transport + ": " + side.out() + side.err()).isZero();
                 assertThat(side.out()).contains("30 iters in", "30 messages verified");
             }
@@ -85,8 +69,8 @@ class PskToolsTest {
 
     @Test
     void pingpongWithADifferentKeyFailsOnBothSides() throws Exception {
-        Run[] r = pingpong(key("a", 1, "rw-------"), key("b", 2, "rw-------"), "-n", "5");
-        for (Run side : r) {
+        ToolRun[] r = pingpong(key("a", 1, "rw-------"), key("b", 2, "rw-------"), "-n", "5");
+        for (ToolRun side : r) {
             assertThat(side.code()).as(side.err()).isEqualTo(Main.EXIT_FAILURE);
             assertThat(side.err()).contains("different pre-shared key");
         }
@@ -99,7 +83,7 @@ class PskToolsTest {
             for (List<String> args : List.of(
                     List.of("pingpong", "-d", device, "--psk-file", k.toString(), "127.0.0.1"),
                     List.of("demo", "-d", device, "--psk-file", k.toString()))) {
-                Run r = jrdma(args);
+                ToolRun r = ToolRun.of(args);
                 assertThat(r.code()).as(r.err()).isEqualTo(Main.EXIT_FAILURE);
                 assertThat(r.err()).contains("key file " + k, "chmod 600").doesNotContain(Files.readString(k).strip());
             }
@@ -108,14 +92,14 @@ class PskToolsTest {
 
     @Test
     void demoOverAPreSharedKeyRunsAndSaysSo() throws Exception {
-        Run r = jrdma(List.of("demo", "-d", device, "--psk-file", key("k", 4, "r--------").toString(), "-n", "20", "-s", "1000"));
+        ToolRun r = ToolRun.of(List.of("demo", "-d", device, "--psk-file", key("k", 4, "r--------").toString(), "-n", "20", "-s", "1000"));
         assertThat(r.code()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains("pre-shared key");
     }
 
     @Test
     void pskIsForTheTcpBootstrapOnly() throws Exception {
-        Run r = jrdma(List.of("demo", "-d", device, "--bootstrap", "file", "--psk-file", key("k", 5, "rw-------").toString()));
+        ToolRun r = ToolRun.of(List.of("demo", "-d", device, "--bootstrap", "file", "--psk-file", key("k", 5, "rw-------").toString()));
         assertThat(r.code()).isEqualTo(Main.EXIT_USAGE);
         assertThat(r.err()).contains("--psk-file");
     }

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class LatencyTranscriptTest {
     @Test
     void readLatServerSpeaksPerftest606sSequence() throws Exception {
         int port = PerfPair.freePort();
-        CompletableFuture<PerfPair.Side> server = CompletableFuture.supplyAsync(() -> PerfPair.main("perf", "read_lat", "-d", device,
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("perf", "read_lat", "-d", device,
                 "-p", String.valueOf(port), "-n", "20", "-s", "64", "--timeout-ms", "20000", "--run-timeout-s", "30"));
         KeyMessage ours = PerfExchangeTest.key(0x77);
         try (Socket s = connect(port)) {
@@ -76,7 +77,7 @@ class LatencyTranscriptTest {
             assertThat(done).isEqualTo(PerfExchange.DONE);
             out.write(PerfExchange.DONE);
         }
-        PerfPair.Side side = server.get(60, TimeUnit.SECONDS);
+        ToolRun side = server.get(60, TimeUnit.SECONDS);
         assertThat(side.code()).as(side.toString()).isZero();
     }
 

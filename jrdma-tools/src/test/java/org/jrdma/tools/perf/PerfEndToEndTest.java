@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,7 +127,7 @@ class PerfEndToEndTest {
         boolean atomic = test.equals("atomic_bw");
         PerfPair.Result r = atomic ? ok(test, "-b", "-n", "40", "--check", "-A", "CMP_AND_SWAP")
                 : ok(test, "-b", "-n", "40", "-s", "2048", "--check");
-        for (PerfPair.Side side : List.of(r.client(), r.server())) {
+        for (ToolRun side : List.of(r.client(), r.server())) {
             assertThat(side.out()).contains(" Bidirectional BW Test\n", " TX depth        : 128\n");
             assertBwRow(side.out(), atomic ? 8 : 2048, 40);
             assertChecked(side.out());
@@ -194,12 +195,12 @@ class PerfEndToEndTest {
     void jsonAndAllocationReport(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("client.json");
         int port = PerfPair.freePort();
-        java.util.concurrent.CompletableFuture<PerfPair.Side> server = java.util.concurrent.CompletableFuture.supplyAsync(() ->
-                PerfPair.main("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p", String.valueOf(port),
+        java.util.concurrent.CompletableFuture<ToolRun> server = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                ToolRun.of("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p", String.valueOf(port),
                         "--report-alloc", "--out_json", "--out_json_file", dir.resolve("server.json").toString()));
-        PerfPair.Side client = PerfPair.main("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p",
+        ToolRun client = ToolRun.of("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p",
                 String.valueOf(port), "--report-alloc", "--out_json", "--out_json_file=" + json, "127.0.0.1");
-        PerfPair.Side srv = server.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        ToolRun srv = server.get(120, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(client.code()).as(client.toString()).isZero();
         assertThat(srv.code()).as(srv.toString()).isZero();
         assertThat(client.out()).containsPattern("\nbytes allocated per operation: \\d+\\.\\d\\d\n");
@@ -280,7 +281,7 @@ class PerfEndToEndTest {
                 {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"},
                 {"perf", "write_bw", "-D", "2", "--warmup", "10"}, {"perf", "send_bw", "--check", "--warmup", "10"},
                 {"perf", "send_lat", "--warmup", "-1"}}) {
-            PerfPair.Side side = PerfPair.main(args);
+            ToolRun side = ToolRun.of(args);
             assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(Main.EXIT_USAGE);
             assertThat(side.err()).contains("Try 'jrdma perf --help'.");
         }
@@ -288,7 +289,7 @@ class PerfEndToEndTest {
 
     @Test
     void aClientWithNoServerFailsWithExit1() throws Exception {
-        PerfPair.Side side = PerfPair.main("perf", "write_bw", "-d", device, "-p", String.valueOf(PerfPair.freePort()),
+        ToolRun side = ToolRun.of("perf", "write_bw", "-d", device, "-p", String.valueOf(PerfPair.freePort()),
                 "--timeout-ms", "300", "127.0.0.1");
         assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(side.err()).contains("jrdma perf: error: connect to 127.0.0.1");

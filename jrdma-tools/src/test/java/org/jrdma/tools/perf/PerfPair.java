@@ -1,7 +1,5 @@
 package org.jrdma.tools.perf;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -9,10 +7,8 @@ import java.net.ServerSocket;
 import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ToolRun;
 
 /**
  * Runs {@code jrdma perf} as server and client in this JVM, each on its own thread with its own
@@ -22,14 +18,7 @@ import org.jrdma.tools.Main;
 final class PerfPair {
     private static final AtomicInteger NEXT = new AtomicInteger((int) (ProcessHandle.current().pid() % 200) * 250);
 
-    record Side(int code, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + code + "\n--- out ---\n" + out + "--- err ---\n" + err;
-        }
-    }
-
-    record Result(Side server, Side client) {
+    record Result(ToolRun server, ToolRun client) {
         @Override
         public String toString() {
             return "SERVER " + server + "\nCLIENT " + client;
@@ -60,13 +49,6 @@ final class PerfPair {
         }
     }
 
-    static Side main(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Side(code, out.toString(), err.toString());
-    }
-
     /** Server and client with the same perf arguments; the client connects to 127.0.0.1. */
     static Result run(String device, String... perfArgs) throws Exception {
         return runTo("127.0.0.1", device, perfArgs);
@@ -78,12 +60,9 @@ final class PerfPair {
         List<String> common = new ArrayList<>(List.of("perf"));
         common.addAll(List.of(perfArgs));
         common.addAll(List.of("-d", device, "-p", String.valueOf(port), "--timeout-ms", "30000", "--run-timeout-s", "120"));
-        String[] serverArgs = common.toArray(String[]::new);
         List<String> client = new ArrayList<>(common);
         client.add(host);
-        CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> main(serverArgs));
-        Side c = main(client.toArray(String[]::new));
-        Side s = server.get(180, TimeUnit.SECONDS);
-        return new Result(s, c);
+        ToolRun[] sides = ToolRun.serverAndClient(common, client, 180);
+        return new Result(sides[0], sides[1]);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.regex.Pattern;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,7 @@ class RdmaCmPerfTest {
     @Test
     void rdmaCmIsForRc() throws Exception {
         for (String type : new String[] {"UC", "UD"}) {
-            PerfPair.Side s = PerfPair.main("perf", "send_bw", "-R", "-c", type, "-d", device);
+            ToolRun s = ToolRun.of("perf", "send_bw", "-R", "-c", type, "-d", device);
             assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
             assertThat(s.err()).contains("--rdma_cm connects RC QPs");
         }

@@ -2,8 +2,6 @@ package org.jrdma.tools.rping;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -13,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,36 +35,26 @@ class RpingCommandTest {
         System.clearProperty(SoftDeviceDiscovery.PROPERTY);
     }
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run jrdma(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Run(code, out.toString(), err.toString());
-    }
-
     /**
      * A client run, repeated while it is REJECTED: the server thread may not listen yet, and a
      * REQ for a service nobody listens on gets REJ 8 at once (as with rdma_cm), so the client
      * retries until the listener is up — the condition, with a deadline, not a sleep.
      */
-    private static Run clientOnceListening(String... args) {
+    private static ToolRun clientOnceListening(String... args) {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        Run r = jrdma(args);
+        ToolRun r = ToolRun.of(args);
         while (r.code() != 0 && r.err().contains("REJECTED") && System.nanoTime() < deadline) {
             Thread.onSpinWait();
-            r = jrdma(args);
+            r = ToolRun.of(args);
         }
         return r;
     }
 
     @Test
     void serverAndClientInOneProcessValidateEveryPingOfALargerBuffer() throws Exception {
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7201", "-S", "5000"));
-        Run client = clientOnceListening("rping", "-c", "-a", address, "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
-        Run s = server.get(60, TimeUnit.SECONDS);
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7201", "-S", "5000"));
+        ToolRun client = clientOnceListening("rping", "-c", "-a", address, "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.code()).as(client.out() + client.err() + " | server: " + s.out() + s.err()).isZero();
         assertThat(s.code()).as(s.err()).isZero();
         assertThat(client.out()).contains("rping: 20 pings done");
@@ -74,9 +63,9 @@ class RpingCommandTest {
 
     @Test
     void aClientWithALargerBufferThanTheServersIsRefusedClearly() throws Exception {
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7204"));
-        Run client = clientOnceListening("rping", "-c", "-a", address, "-p", "7204", "-C", "1", "-S", "100");
-        Run s = server.get(60, TimeUnit.SECONDS);
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7204"));
+        ToolRun client = clientOnceListening("rping", "-c", "-a", address, "-p", "7204", "-C", "1", "-S", "100");
+        ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(s.err()).contains("the client's buffer is 100 bytes, this server's is 64: give both sides the same -S");
         assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
@@ -84,12 +73,12 @@ class RpingCommandTest {
 
     @Test
     void aClientOfAPortNobodyListensOnIsRejected() throws Exception {
-        CompletableFuture<Run> server = CompletableFuture.supplyAsync(() -> jrdma("rping", "-s", "-a", address, "-p", "7202"));
-        Run client = jrdma("rping", "-c", "-a", address, "-p", "7203", "-C", "1");
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7202"));
+        ToolRun client = ToolRun.of("rping", "-c", "-a", address, "-p", "7203", "-C", "1");
         assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(client.err()).contains("REJECTED");
         // The server still serves a proper client afterwards.
-        Run ok = clientOnceListening("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
+        ToolRun ok = clientOnceListening("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(server.get(60, TimeUnit.SECONDS).code()).isZero();
     }
@@ -99,10 +88,10 @@ class RpingCommandTest {
         for (List<String> args : List.of(List.of("rping"), List.of("rping", "-s", "-c"), List.of("rping", "-c"),
                 List.of("rping", "-c", "-a", "127.0.0.1", "-S", "25"), List.of("rping", "-c", "-a", "127.0.0.1", "-S", "65536"),
                 List.of("rping", "-c", "-a", "127.0.0.1", "-C", "-1"))) {
-            Run r = jrdma(args.toArray(String[]::new));
+            ToolRun r = ToolRun.of(args.toArray(String[]::new));
             assertThat(r.code()).as(args.toString()).isEqualTo(Main.EXIT_USAGE);
         }
-        assertThat(jrdma("rping", "-c", "-a", "127.0.0.1", "-S", "25").err()).contains("Invalid size 25 (valid range is 26 to 65535)");
+        assertThat(ToolRun.of("rping", "-c", "-a", "127.0.0.1", "-S", "25").err()).contains("Invalid size 25 (valid range is 26 to 65535)");
     }
 
     @Test
