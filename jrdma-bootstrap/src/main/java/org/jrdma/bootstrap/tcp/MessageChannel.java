@@ -2,13 +2,19 @@ package org.jrdma.bootstrap.tcp;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
 import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
@@ -45,6 +51,81 @@ public final class MessageChannel implements Link {
             closeQuietly(selector);
             closeQuietly(channel);
             throw new ExchangeIoException("set up the TCP channel", e);
+        }
+    }
+
+    private static final long REFUSED_BACKOFF_FIRST_NANOS = 10_000_000L;
+    private static final long REFUSED_BACKOFF_MAX_NANOS = 200_000_000L;
+
+    /**
+     * Connects to the first address of {@code host} that accepts, within {@code timeout}. Refused
+     * everywhere: the server may not be listening <em>yet</em> (two processes started together),
+     * so it is tried again with a growing pause until the deadline, as a person would, rather
+     * than failing on a race; anything other than a refusal fails at once.
+     */
+    public static MessageChannel connectTo(String host, int port, Duration timeout) {
+        InetAddress[] addresses;
+        try {
+            // Name resolution has no deadline of its own in the JDK; a literal address never waits.
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw new ExchangeIoException("resolve " + host, e);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long backoffNanos = REFUSED_BACKOFF_FIRST_NANOS;
+        while (true) {
+            IOException failure = null;
+            for (InetAddress address : addresses) {
+                MessageChannel channel = null;
+                try {
+                    channel = of(SocketChannel.open());
+                    channel.connect(new InetSocketAddress(address, port), deadline, timeout);
+                    return channel;
+                } catch (IOException e) {
+                    closeQuietly(channel);
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                } catch (RuntimeException e) {
+                    closeQuietly(channel);
+                    throw e;
+                }
+            }
+            boolean refusedOnly = failure instanceof ConnectException
+                    && Arrays.stream(failure.getSuppressed()).allMatch(e -> e instanceof ConnectException);
+            if (!refusedOnly || deadline - System.nanoTime() <= backoffNanos) {
+                throw new ExchangeIoException("connect to " + host + ":" + port, failure);
+            }
+            LockSupport.parkNanos(backoffNanos);
+            failIfInterrupted(ExchangeStep.CONNECT);
+            backoffNanos = Math.min(backoffNanos * 2, REFUSED_BACKOFF_MAX_NANOS);
+        }
+    }
+
+    /** Accepts one peer on {@code server} within {@code timeout}, waiting on a selector. */
+    public static SocketChannel acceptOne(ServerSocketChannel server, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Selector selector = Selector.open()) {
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            while (true) {
+                SocketChannel peer = server.accept();
+                if (peer != null) {
+                    return peer;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new ExchangeTimeoutException(ExchangeStep.ACCEPT, timeout,
+                            "waiting for a peer on " + server.socket().getLocalSocketAddress());
+                }
+                selector.selectedKeys().clear();
+                selector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
+                failIfInterrupted(ExchangeStep.ACCEPT);
+            }
+        } catch (IOException e) {
+            throw new ExchangeIoException("accept on " + server.socket().getLocalSocketAddress(), e);
         }
     }
 

@@ -3,17 +3,12 @@ package org.jrdma.bootstrap.tcp;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.Objects;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.bootstrap.ExchangeEvent.Phase;
 import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.ExchangeListener;
-import org.jrdma.bootstrap.ExchangeStep;
-import org.jrdma.bootstrap.ExchangeTimeoutException;
 
 /**
  * The passive side: binds (SO_REUSEADDR, backlog 1), accepts exactly one peer and closes the
@@ -78,7 +73,7 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
         try {
             server = takeListener();
             events.emit(Phase.LISTENING, String.valueOf(server.socket().getLocalSocketAddress()));
-            channel = MessageChannel.of(acceptOne(server));
+            channel = MessageChannel.of(MessageChannel.acceptOne(server, options.acceptTimeout()));
             MessageChannel.closeQuietly(server);
             events.emit(Phase.CONNECTED, channel.peerAddress());
             MessageChannel accepted = channel;
@@ -111,14 +106,9 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
         ServerSocketChannel server = null;
         MessageChannel channel = null;
         try {
-            synchronized (this) {
-                bind();
-                used = true;
-                server = listener;
-                listener = null;
-            }
+            server = takeListener();
             events.emit(Phase.LISTENING, String.valueOf(server.socket().getLocalSocketAddress()));
-            channel = MessageChannel.of(acceptOne(server));
+            channel = MessageChannel.of(MessageChannel.acceptOne(server, options.acceptTimeout()));
             MessageChannel.closeQuietly(server);
             events.emit(Phase.CONNECTED, channel.peerAddress());
             return Handshake.run(channel, Handshake.Role.SERVER, local, options, events);
@@ -126,29 +116,6 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
             MessageChannel.closeQuietly(server);
             MessageChannel.closeQuietly(channel);
             events.emit(Phase.CLOSED, "");
-        }
-    }
-
-    private SocketChannel acceptOne(ServerSocketChannel server) {
-        long deadline = System.nanoTime() + options.acceptTimeout().toNanos();
-        try (Selector selector = Selector.open()) {
-            server.register(selector, SelectionKey.OP_ACCEPT);
-            while (true) {
-                SocketChannel peer = server.accept();
-                if (peer != null) {
-                    return peer;
-                }
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    throw new ExchangeTimeoutException(ExchangeStep.ACCEPT, options.acceptTimeout(),
-                            "waiting for a peer on " + server.socket().getLocalSocketAddress());
-                }
-                selector.selectedKeys().clear();
-                selector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
-                MessageChannel.failIfInterrupted(ExchangeStep.ACCEPT);
-            }
-        } catch (IOException e) {
-            throw new ExchangeIoException("accept on " + bindAddress, e);
         }
     }
 
