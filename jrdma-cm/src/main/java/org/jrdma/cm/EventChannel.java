@@ -74,12 +74,20 @@ public final class EventChannel implements AutoCloseable {
             return e;
         }
         e.ack();
-        CmError kind = switch (e.type()) {
+        throw unexpected(expected, e);
+    }
+
+    /**
+     * The error for an event that is not the one awaited: a REJECTED connection is refused;
+     * UNREACHABLE and address or route errors timed out; anything else is out of order.
+     */
+    public static CmException unexpected(CmEventType expected, CmEvent got) {
+        CmError kind = switch (got.type()) {
             case REJECTED -> CmError.CONNECTION_REFUSED;
             case UNREACHABLE, ADDR_ERROR, ROUTE_ERROR -> CmError.TIMED_OUT;
             default -> CmError.INVALID_ARGUMENT;
         };
-        throw new CmException(kind, "expected " + expected + ", got " + e.type() + " (status " + e.status() + ")");
+        return new CmException(kind, "expected " + expected + ", got " + got.type() + " (status " + got.status() + ")");
     }
 
     /** The next event if one is queued, else null; never blocks. */

@@ -191,8 +191,7 @@ final class RdmaCmLink implements AutoCloseable {
             }
             e.ack();
             if (e.type() != CmEventType.TIMEWAIT_EXIT) {
-                throw new CmException(e.type() == CmEventType.REJECTED ? CmError.CONNECTION_REFUSED : CmError.INVALID_ARGUMENT,
-                        "perf -R: expected " + type + ", got " + e.type() + " (status " + e.status() + ")");
+                throw EventChannel.unexpected(type, e);
             }
         }
     }
