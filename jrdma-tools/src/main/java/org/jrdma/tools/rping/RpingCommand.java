@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
  * TCP), then an RDMA READ / RDMA WRITE ping-pong of a buffer whose address and rkey travel in
  * SENDs. Flags and defaults are rping's: port 7174, 64-byte buffers, count 0 = forever.
  */
-@Command(name = "rping", mixinStandardHelpOptions = true, description = {
+// Not mixinStandardHelpOptions: its -V (version) collides with rping's -V (validate), and picocli
+// then leaves the whole mixin out, -h and --help included; so -h/--help are declared here.
+@Command(name = "rping", description = {
         "RDMA ping over a connection-manager connection, as librdmacm's rping:",
         "  server:  jrdma rping -s [-a ADDR] [-p PORT] [-v]",
         "  client:  jrdma rping -c -a ADDR [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V]"})
@@ -24,6 +26,9 @@ public final class RpingCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Option(names = "-s", description = "Server.")
     boolean server;

@@ -94,6 +94,17 @@ class RpingCommandTest {
         assertThat(ToolRun.of("rping", "-c", "-a", "127.0.0.1", "-S", "25").err()).contains("Invalid size 25 (valid range is 26 to 65535)");
     }
 
+    /** Issue 12 item 10: {@code --help} and {@code -h} were "Unknown option" (exit 2); as every jrdma tool, usage on stdout, exit 0. */
+    @Test
+    void helpAndHPrintTheUsageAndExitZero() {
+        for (String flag : List.of("--help", "-h")) {
+            ToolRun r = ToolRun.of("rping", flag);
+            assertThat(r.code()).as(flag + ": " + r).isZero();
+            assertThat(r.out()).as(flag).contains("Usage: jrdma rping").contains("-P").contains("Validate ping data");
+            assertThat(r.err()).as(flag).isEmpty();
+        }
+    }
+
     @Test
     void theAdvertisementIsSixteenBigEndianBytes() {
         try (Arena arena = Arena.ofConfined()) {
