@@ -21,9 +21,10 @@ public final class CmEvent {
     private final byte[] privateData;
     private final ConnParam param;
     private final UdParam ud;
+    private final String detail;
     private final AtomicBoolean acked = new AtomicBoolean();
 
-    CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, ConnParam param, UdParam ud) {
+    CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, ConnParam param, UdParam ud, String detail) {
         this.type = type;
         this.id = id;
         this.listenId = listenId;
@@ -31,6 +32,7 @@ public final class CmEvent {
         this.privateData = privateData;
         this.param = param;
         this.ud = ud;
+        this.detail = detail;
     }
 
     public CmEventType type() {
@@ -63,6 +65,15 @@ public final class CmEvent {
     /** For a UD id: the peer's address, QPN and Q_Key (ESTABLISHED after SIDR_REP; CONNECT_REQUEST: the requester's address). */
     public UdParam ud() {
         return ud;
+    }
+
+    /**
+     * Why, in words, for an error event whose status alone would not tell a user what to do (an
+     * ADDR_ERROR names the devices there are); null otherwise. Not in rdma_cm, whose events carry
+     * only the status.
+     */
+    public String detail() {
+        return detail;
     }
 
     /** rdma_ack_cm_event. Acking twice is a mistake and says so. */

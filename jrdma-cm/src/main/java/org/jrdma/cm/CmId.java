@@ -173,8 +173,9 @@ public final class CmId implements AutoCloseable {
 
     /**
      * rdma_resolve_addr: picks the local soft device, binds the id to it (an ephemeral port if
-     * unbound) and reports ADDR_RESOLVED, or ADDR_ERROR (status −ENETUNREACH) when no device
-     * fits. The device: {@code src}'s when given (ADDRESS_NOT_AVAILABLE if none has it), else
+     * unbound) and reports ADDR_RESOLVED, or at once ADDR_ERROR when no device fits: status
+     * −ENODEV when no device is of the destination's family, else −ENETUNREACH, and a
+     * {@link CmEvent#detail()} naming the devices there are. The device: {@code src}'s when given (ADDRESS_NOT_AVAILABLE if none has it), else
      * the one the id is bound to; else for a loopback {@code dst} the first loopback device
      * whose address is not {@code dst} (so two devices on one host talk through the network
      * path), or {@code dst}'s own; else the device that has {@code dst}, or the first
@@ -197,7 +198,8 @@ public final class CmId implements AutoCloseable {
             device = DeviceChoice.choose(devices, src == null ? null : ip(src.getAddress(), "resolve_addr"),
                     agent == null ? null : agent.device(), to);
             if (device == null) {
-                emit(CmEventType.ADDR_ERROR, -CmError.NETWORK_UNREACHABLE.errno(), null, null, null, null);
+                DeviceChoice.Miss miss = DeviceChoice.miss(devices, to);
+                emit(new CmEvent(CmEventType.ADDR_ERROR, this, null, -miss.error().errno(), null, null, null, miss.detail()));
                 return;
             }
             InetAddress from = CmRegistry.address(device);
@@ -454,13 +456,17 @@ public final class CmId implements AutoCloseable {
     // ---- events ----
 
     void emit(CmEventType type, int status, byte[] privateData, ConnParam param, UdParam ud, CmId listenId) {
+        emit(new CmEvent(type, this, listenId, status, privateData, param, ud, null));
+    }
+
+    private void emit(CmEvent e) {
         synchronized (this) {
             if (closed) {
                 return;
             }
             unacked++;
         }
-        channel.post(new CmEvent(type, this, listenId, status, privateData, param, ud));
+        channel.post(e);
     }
 
     synchronized void eventAcked() {

@@ -1,8 +1,11 @@
 package org.jrdma.cm;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.jrdma.verbs.Device;
+import org.jrdma.verbs.Gid;
 
 /** Which local soft device an active id uses to reach a destination (see {@link CmId#resolveAddr}). */
 final class DeviceChoice {
@@ -59,6 +62,38 @@ final class DeviceChoice {
             }
         }
         return firstRemote;
+    }
+
+    /**
+     * Why {@link #choose} found no device for {@code dst}: the errno of the ADDR_ERROR and a
+     * sentence naming the devices there are and what to do. No device of {@code dst}'s family
+     * is ENODEV, as the kernel's cma_acquire_dev_by_src_ip gives when no RDMA device has a
+     * fitting address; devices of the family that cannot reach it (all loopback for a remote
+     * destination, or none loopback for a loopback one) stay ENETUNREACH.
+     */
+    static Miss miss(List<Device> devices, InetAddress dst) {
+        boolean ipv6 = dst instanceof Inet6Address;
+        String family = ipv6 ? "IPv6" : "IPv4";
+        String have = devices.isEmpty() ? "there are none"
+                : "there are " + devices.stream().map(d -> d.name() + "=" + text(CmRegistry.address(d)))
+                        .collect(Collectors.joining(", "));
+        boolean anyOfFamily = devices.stream().anyMatch(d -> CmRegistry.address(d).getClass() == dst.getClass());
+        if (!anyOfFamily) {
+            return new Miss(CmError.NO_DEVICE, "resolve_addr: no " + family + " soft device to reach " + text(dst)
+                    + " (" + have + "); make one with JRDMA_SOFT_DEVICES=NAME=" + (ipv6 ? "::1 or a local IPv6 address" : "a local IPv4 address"));
+        }
+        String why = dst.isLoopbackAddress() ? "none of them is on a loopback address" : "all of them are on loopback addresses";
+        return new Miss(CmError.NETWORK_UNREACHABLE, "resolve_addr: no soft device can reach " + text(dst) + ": " + why
+                + " (" + have + "); add one on a local address of that network with JRDMA_SOFT_DEVICES=NAME=ADDRESS");
+    }
+
+    /** An address as inet_ntop prints it ({@code ::1}, not Java's {@code 0:0:0:0:0:0:0:1}). */
+    private static String text(InetAddress a) {
+        return a instanceof Inet6Address ? Gid.of(a).toString() : a.getHostAddress();
+    }
+
+    /** The kind of an ADDR_ERROR (its status is minus the errno) and its explanation. */
+    record Miss(CmError error, String detail) {
     }
 
     /**

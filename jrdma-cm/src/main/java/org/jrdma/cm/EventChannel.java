@@ -79,15 +79,28 @@ public final class EventChannel implements AutoCloseable {
 
     /**
      * The error for an event that is not the one awaited: a REJECTED connection is refused;
-     * UNREACHABLE and address or route errors timed out; anything else is out of order.
+     * UNREACHABLE timed out; an address or route error is the errno its status names (timed
+     * out when it names none we know); anything else is out of order. The event's
+     * {@link CmEvent#detail()}, when it has one, leads the message.
      */
     public static CmException unexpected(CmEventType expected, CmEvent got) {
         CmError kind = switch (got.type()) {
             case REJECTED -> CmError.CONNECTION_REFUSED;
-            case UNREACHABLE, ADDR_ERROR, ROUTE_ERROR -> CmError.TIMED_OUT;
+            case UNREACHABLE -> CmError.TIMED_OUT;
+            case ADDR_ERROR, ROUTE_ERROR -> ofErrno(-got.status());
             default -> CmError.INVALID_ARGUMENT;
         };
-        return new CmException(kind, "expected " + expected + ", got " + got.type() + " (status " + got.status() + ")");
+        String what = got.type() + " (status " + got.status() + ")";
+        return new CmException(kind, got.detail() != null ? got.detail() + "; " + what : "expected " + expected + ", got " + what);
+    }
+
+    private static CmError ofErrno(int errno) {
+        for (CmError e : CmError.values()) {
+            if (e.errno() == errno) {
+                return e;
+            }
+        }
+        return CmError.TIMED_OUT;
     }
 
     /** The next event if one is queued, else null; never blocks. */

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
+import org.jrdma.cm.wire.PortSpace;
 import org.jrdma.soft.SoftDevice;
 import org.junit.jupiter.api.Test;
 
@@ -33,5 +36,47 @@ class DeviceChoiceFamilyTest {
                 .hasMessageContaining("different address families");
         assertThatThrownBy(() -> DeviceChoice.choose(List.of(v6, v4), null, v4, InetAddress.getByName("::1")))
                 .isInstanceOfSatisfying(CmException.class, e -> assertThat(e.error()).isEqualTo(CmError.INVALID_ARGUMENT));
+    }
+
+    /**
+     * Issue 12 item 10: an IPv6 destination with IPv4 devices only was an ADDR_ERROR with
+     * −ENETUNREACH that the blocking wait turned into TIMED_OUT. It is −ENODEV (the kernel's
+     * cma_acquire_dev_by_src_ip), at once, with a detail naming the devices and the way out.
+     */
+    @Test
+    void anIpv6DestinationWithIpv4DevicesOnlyIsAnAddrErrorEnodevNamingTheDevices() throws Exception {
+        SoftDevice v4 = TestDevices.fresh("cm_v4n");
+        String v4Address = CmRegistry.address(v4).getHostAddress();
+        try (EventChannel ch = EventChannel.create(CmOptions.defaults().devices(() -> List.of(v4)));
+                CmId id = CmId.create(ch, PortSpace.TCP, null)) {
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("::1"), 7174), Duration.ofSeconds(2));
+            CmEvent e = ch.poll(); // emitted by resolveAddr itself: no waiting
+            assertThat(e).isNotNull();
+            assertThat(e.type()).isEqualTo(CmEventType.ADDR_ERROR);
+            assertThat(e.status()).isEqualTo(-CmError.NO_DEVICE.errno()).isEqualTo(-19);
+            assertThat(e.detail()).isEqualTo("resolve_addr: no IPv6 soft device to reach ::1 (there are " + v4.name() + "=" + v4Address
+                    + "); make one with JRDMA_SOFT_DEVICES=NAME=::1 or a local IPv6 address");
+            CmException thrown = EventChannel.unexpected(CmEventType.ADDR_RESOLVED, e);
+            e.ack();
+            assertThat(thrown.error()).isEqualTo(CmError.NO_DEVICE);
+            assertThat(thrown.getMessage()).startsWith(e.detail()).contains("ADDR_ERROR (status -19)");
+        }
+    }
+
+    /** A remote destination with loopback devices only: ENETUNREACH, still with the devices named (not TIMED_OUT). */
+    @Test
+    void aRemoteDestinationWithLoopbackDevicesOnlyIsNetworkUnreachable() throws Exception {
+        SoftDevice v4 = TestDevices.fresh("cm_v4u");
+        try (EventChannel ch = EventChannel.create(CmOptions.defaults().devices(() -> List.of(v4)));
+                CmId id = CmId.create(ch, PortSpace.TCP, null)) {
+            id.resolveAddr(null, new InetSocketAddress(InetAddress.getByName("192.0.2.7"), 7174), Duration.ofSeconds(2));
+            CmEvent e = ch.poll();
+            assertThat(e.status()).isEqualTo(-CmError.NETWORK_UNREACHABLE.errno());
+            assertThat(e.detail()).contains("no soft device can reach 192.0.2.7: all of them are on loopback addresses")
+                    .contains(v4.name());
+            CmException thrown = EventChannel.unexpected(CmEventType.ADDR_RESOLVED, e);
+            e.ack();
+            assertThat(thrown.error()).isEqualTo(CmError.NETWORK_UNREACHABLE);
+        }
     }
 }

@@ -105,6 +105,19 @@ class RpingCommandTest {
         }
     }
 
+    /**
+     * Issue 12 item 10: {@code -c -a ::1} with IPv4 devices only said "ADDR_ERROR … TIMED_OUT";
+     * it says, in one line, that there is no IPv6 device, which devices there are, and how to make one.
+     */
+    @Test
+    void anIpv6ServerWithoutAnIpv6DeviceIsNamedAsSuchInOneLine() {
+        ToolRun r = ToolRun.of("rping", "-c", "-a", "::1", "-C", "1");
+        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.err().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).contains("no IPv6 soft device to reach ::1 (there are rp").contains(address)
+                .contains("JRDMA_SOFT_DEVICES=NAME=::1").contains("NO_DEVICE, errno 19").doesNotContain("TIMED_OUT");
+    }
+
     @Test
     void theAdvertisementIsSixteenBigEndianBytes() {
         try (Arena arena = Arena.ofConfined()) {
