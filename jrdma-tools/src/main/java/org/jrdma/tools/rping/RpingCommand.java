@@ -19,10 +19,12 @@ import picocli.CommandLine.Option;
 // then leaves the whole mixin out, -h and --help included; so -h/--help are declared here.
 @Command(name = "rping", description = {
         "RDMA ping over a connection-manager connection, as librdmacm's rping:",
-        "  server:  jrdma rping -s [-a ADDR] [-p PORT] [-v]",
-        "  client:  jrdma rping -c -a ADDR [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V]"})
+        "  server:  jrdma rping -s [-a ADDR] [-p PORT] [-S SIZE] [-v] [-d] [-P [--max-clients N]]",
+        "  client:  jrdma rping -c -a ADDR [-I ADDR] [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V] [-d]"})
 public final class RpingCommand implements Callable<Integer> {
     static final int DEFAULT_PORT = 7174;
+    /** -P's clients at once (rping has no limit: see RpingServer). */
+    static final int DEFAULT_MAX_CLIENTS = 16;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -38,6 +40,9 @@ public final class RpingCommand implements Callable<Integer> {
 
     @Option(names = "-a", paramLabel = "ADDR", description = "Address: the server's to connect to (client), the one to listen on (server; default: every device).")
     String address;
+
+    @Option(names = "-I", paramLabel = "ADDR", description = "Source address to bind to (client).")
+    String source;
 
     @Option(names = "-p", paramLabel = "PORT", defaultValue = "" + DEFAULT_PORT, description = "Port (default: ${DEFAULT-VALUE}).")
     int port;
@@ -57,8 +62,14 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "-d", description = "Debug printfs.")
     boolean debug;
 
-    @Option(names = "-P", description = "Persistent server: serve one client after another.")
+    @Option(names = "-P", description = "Persistent server: serve client after client, several at once, as rping -P; a client that fails is reported and the server goes on.")
     boolean persistent;
+
+    @Option(names = "--max-clients", paramLabel = "N", description = "With -P: clients served at once; a request beyond is rejected (default: " + DEFAULT_MAX_CLIENTS + ").")
+    Integer maxClients;
+
+    @Option(names = "-q", hidden = true, description = "rping's self-created, self-modified QP: not supported.")
+    boolean selfCreatedQp;
 
     @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for each CM step and each completion (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
@@ -67,10 +78,11 @@ public final class RpingCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RpingOptions o = options();
         PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         if (o.server()) {
-            new RpingServer(o, out).run();
+            new RpingServer(o, out, err).run();
         } else {
-            long pings = new RpingClient(o, out).run();
+            long pings = new RpingClient(o, out, err).run();
             if (o.debug()) {
                 out.println("rping: " + pings + " pings done");
             }
@@ -86,6 +98,22 @@ public final class RpingCommand implements Callable<Integer> {
         if (client && address == null) {
             throw usage("a client needs the server's address: -a ADDR");
         }
+        if (selfCreatedQp) {
+            throw usage("-q (a QP made and moved through its states by rping itself, with rdma_init_qp_attr) is not supported: "
+                    + "jrdma's connection manager has no init_qp_attr; leave -q out (the CM makes the QP)");
+        }
+        if (client && persistent) {
+            throw usage("-P is for the server (-s -P): a persistent server serves client after client");
+        }
+        if (server && source != null) {
+            throw usage("-I is for the client (the source address to connect from); a server listens on -a");
+        }
+        if (maxClients != null && !persistent) {
+            throw usage("--max-clients needs -P: without it the server serves one client");
+        }
+        if (maxClients != null && maxClients < 1) {
+            throw usage("--max-clients must be 1 or more, not " + maxClients);
+        }
         if (size < PingText.MIN_SIZE || size > PingText.MAX_SIZE) {
             throw usage("Invalid size " + size + " (valid range is " + PingText.MIN_SIZE + " to " + PingText.MAX_SIZE + ")");
         }
@@ -98,13 +126,18 @@ public final class RpingCommand implements Callable<Integer> {
         if (timeoutMs <= 0) {
             throw usage("--timeout-ms must be positive");
         }
-        InetAddress addr;
+        InetAddress addr = resolve("-a", address == null ? "0.0.0.0" : address);
+        InetAddress from = source == null ? null : resolve("-I", source);
+        return new RpingOptions(server, addr, from, port, count, size, verbose, validate, debug, persistent,
+                maxClients == null ? DEFAULT_MAX_CLIENTS : maxClients, Duration.ofMillis(timeoutMs));
+    }
+
+    private InetAddress resolve(String flag, String host) {
         try {
-            addr = InetAddress.getByName(address == null ? "0.0.0.0" : address);
+            return InetAddress.getByName(host);
         } catch (UnknownHostException e) {
-            throw usage("-a: unknown address " + address);
+            throw usage(flag + ": unknown address " + host);
         }
-        return new RpingOptions(server, addr, port, count, size, verbose, validate, debug, persistent, Duration.ofMillis(timeoutMs));
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -2,15 +2,18 @@ package org.jrdma.tools.rping;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.CmId;
-import org.jrdma.cm.EventChannel;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
@@ -31,7 +34,9 @@ import org.jrdma.verbs.WrOpcode;
  * One rping endpoint's verbs resources on a CM id, as rping's setup_qp/setup_buffers: a PD and
  * CQ on the id's device context ({@code cm_id->verbs}), an RC QP made by the CM, a receive
  * buffer and a send buffer of one {@link RdmaInfo} each, the RDMA buffer of {@code size}
- * bytes, and (client) the start buffer the server READs.
+ * bytes, and (client) the start buffer the server READs. Its CM events come from {@code
+ * events}, which never blocks: the client's own event channel, or a server session's share of
+ * the listener's channel.
  */
 final class RpingConnection implements AutoCloseable {
     private static final long RECV_WR = 1;
@@ -45,7 +50,9 @@ final class RpingConnection implements AutoCloseable {
     final MemorySegment startBuf;
     final MemoryRegion rdmaMr;
     final MemoryRegion startMr;
-    private final EventChannel events;
+    private final Supplier<CmEvent> events;
+    /** Who is at the other end, for messages: "client" or "server". */
+    private final String peer;
     private final Duration timeout;
     private final Arena arena = Arena.ofShared();
     private final ProtectionDomain pd;
@@ -61,10 +68,13 @@ final class RpingConnection implements AutoCloseable {
     private final SendWorkRequest wr = new SendWorkRequest();
     private final Sge sge = new Sge();
     private boolean disconnected;
+    /** SENDs posted whose completion has not been polled yet. */
+    private int sendsPending;
 
-    RpingConnection(CmId id, EventChannel events, int size, boolean withStartBuf, Duration timeout) {
+    RpingConnection(CmId id, Supplier<CmEvent> events, int size, boolean withStartBuf, Duration timeout) {
         this.id = id;
         this.events = events;
+        this.peer = withStartBuf ? "server" : "client";
         this.size = size;
         this.timeout = timeout;
         this.pd = id.verbs().allocPd();
@@ -92,6 +102,20 @@ final class RpingConnection implements AutoCloseable {
         }
         wr.wrId(SEND_WR).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).sg(sge.set(sendMr.addr(), RdmaInfo.BYTES, sendMr.lkey()));
         qp.postSend(wr);
+        sendsPending++;
+    }
+
+    /**
+     * Waits until every SEND posted so far has completed (the peer's device acknowledged it),
+     * whichever completions {@link #await} skipped on the way; false if the peer disconnected.
+     */
+    boolean awaitSends() {
+        while (sendsPending > 0) {
+            if (!await(WcOpcode.SEND)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** RDMA READ ({@code read}) or WRITE of {@code length} bytes between the RDMA buffer and the peer's advertised one. */
@@ -119,7 +143,12 @@ final class RpingConnection implements AutoCloseable {
                     if (disconnected || c.status == WcStatus.WR_FLUSH_ERR && sawDisconnect()) {
                         return false;
                     }
-                    throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: " + c.status.str());
+                    String why = c.status == WcStatus.RETRY_EXC_ERR || c.status == WcStatus.RNR_RETRY_EXC_ERR
+                            ? ": the " + peer + " stopped answering (killed or stopped?)" : "";
+                    throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: " + c.status.str() + why);
+                }
+                if (c.opcode == WcOpcode.SEND) {
+                    sendsPending--;
                 }
                 if (c.opcode == want) {
                     if (want == WcOpcode.RECV) {
@@ -133,7 +162,12 @@ final class RpingConnection implements AutoCloseable {
                 return false;
             }
             if (System.nanoTime() > deadline) {
-                throw new VerbsException(Errno.ETIMEDOUT, "rping: no " + want + " completion within " + timeout);
+                throw new VerbsException(Errno.ETIMEDOUT, "rping: no " + want + " completion within " + timeout.toMillis()
+                        + " ms: the " + peer + " went quiet (stopped, or not pinging?); --timeout-ms sets this wait");
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                // how a server stops its sessions when it ends (in this JVM; a process just exits)
+                throw new VerbsException(Errno.ETIMEDOUT, "rping: interrupted while waiting for a " + want + " completion");
             }
             if (++idle > SPINS_BEFORE_PARK) {
                 LockSupport.parkNanos(20_000);
@@ -147,7 +181,7 @@ final class RpingConnection implements AutoCloseable {
         if (disconnected) {
             return true;
         }
-        CmEvent e = events.poll();
+        CmEvent e = events.get();
         if (e == null) {
             return false;
         }
@@ -160,12 +194,17 @@ final class RpingConnection implements AutoCloseable {
         throw new VerbsException(Errno.EPROTO, "rping: unexpected CM event " + t + " during the ping loop");
     }
 
-    boolean disconnected() {
-        return disconnected;
+    /** An address and port as {@code a.b.c.d:port} or {@code [v6]:port}, for messages. */
+    static String endpoint(InetSocketAddress a) {
+        if (a == null) {
+            return "?";
+        }
+        String host = a.getAddress() instanceof Inet6Address ? "[" + Gid.of(a.getAddress()) + "]" : a.getAddress().getHostAddress();
+        return host + ":" + a.getPort();
     }
 
-    void markDisconnected() {
-        disconnected = true;
+    boolean disconnected() {
+        return disconnected;
     }
 
     @Override

@@ -2,94 +2,230 @@ package org.jrdma.tools.rping;
 
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.jrdma.cm.CmError;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
+import org.jrdma.cm.CmException;
 import org.jrdma.cm.CmId;
-import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.wire.PortSpace;
-import org.jrdma.verbs.Errno;
-import org.jrdma.verbs.VerbsException;
-import org.jrdma.verbs.WcOpcode;
 
 /**
- * rping's server (rping_run_server / rping_test_server): listens, accepts one connection with
- * a receive already posted, then for every ping READs the client's start buffer, SENDs a
- * go-ahead, takes the client's sink buffer, WRITEs the data back there and SENDs a go-ahead
- * again — until the client disconnects. With {@code -P} it waits for the next client.
+ * rping's server (rping_run_server, and with {@code -P} rping_run_persistent_server): listens,
+ * and a dispatcher thread takes every CM event from the one channel — a CONNECT_REQUEST becomes
+ * a {@link ServerSession} on a thread of its own, any other event goes to the session of its id.
+ * So nothing a client does (connect while another is served, die, stop, say nothing) reaches
+ * another client's session or the listener.
+ *
+ * <p>Without {@code -P} the server serves its first client and ends with that session's outcome
+ * (as rping: 0 when the client disconnected, a failure otherwise); a request meanwhile is
+ * rejected. With {@code -P} it serves clients at once, each on its own thread as rping -P does,
+ * up to {@code --max-clients} (rping has no limit; each costs a thread, a QP and two buffers, so
+ * a neighbour could otherwise open connections until memory runs out) and rejects the request
+ * beyond; a session that fails is reported in one line on stderr and the server goes on.
  */
 final class RpingServer {
+    /** rping's rdma_listen(cm_id, 3). */
+    private static final int BACKLOG = 3;
+
     private final RpingOptions o;
     private final PrintWriter out;
+    private final PrintWriter err;
+    /** The sessions being served, by their id; guarded by itself. */
+    private final Map<CmId, ServerSession> live = new HashMap<>();
+    /** Without -P: the one session's end; with -P: only a failure of the dispatcher. */
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private int admitted;
+    private volatile boolean stopping;
 
-    RpingServer(RpingOptions o, PrintWriter out) {
+    RpingServer(RpingOptions o, PrintWriter out, PrintWriter err) {
         this.o = o;
         this.out = out;
+        this.err = err;
     }
 
+    /** Serves until the end described above; an interrupt of the calling thread ends it too, quietly. */
     void run() {
         try (EventChannel events = EventChannel.create(); CmId listener = CmId.create(events, PortSpace.TCP, "rping-server")) {
             listener.bindAddr(new InetSocketAddress(o.address(), o.port()));
-            listener.listen(3);
+            listener.listen(BACKLOG);
             if (o.debug()) {
                 out.println("rping: listening on " + listener.localAddress());
+                out.flush();
             }
-            do {
-                serveOne(events);
-            } while (o.persistent());
+            Thread dispatcher = Thread.ofPlatform().name("rping-cm-events").daemon(true).start(() -> dispatch(events));
+            boolean interrupted = false;
+            RuntimeException failure = null;
+            try {
+                ended.get();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } finally {
+                stopping = true;
+                stopSessions(); // the dispatcher still routes their last events, which their ids' close waits for
+                dispatcher.interrupt();
+                joinQuietly(dispatcher);
+                refuseLeftovers(events);
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (failure != null) {
+                throw failure;
+            }
         }
     }
 
-    private void serveOne(EventChannel events) {
-        CmEvent req = events.getEvent(CmEventType.CONNECT_REQUEST, o.connectWait());
-        CmId child = req.id();
-        req.ack();
-        try (child; RpingConnection c = new RpingConnection(child, events, o.size(), false, o.timeout())) {
-            child.accept(ConnParam.defaults().resources(1, 1));
-            events.getEvent(CmEventType.ESTABLISHED, o.timeout()).ack();
-            if (o.debug()) {
-                out.println("rping: connection from " + child.peerAddress() + " established");
+    private void dispatch(EventChannel events) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                CmEvent e;
+                try {
+                    e = events.getEvent(o.connectWait());
+                } catch (CmException quiet) {
+                    if (quiet.error() == CmError.TIMED_OUT && !Thread.currentThread().isInterrupted()) {
+                        continue; // a year without a client: keep waiting, as rping does
+                    }
+                    throw quiet;
+                }
+                if (e.type() == CmEventType.CONNECT_REQUEST) {
+                    CmId child = e.id();
+                    e.ack();
+                    admit(child);
+                } else {
+                    route(e);
+                }
             }
-            long pings = 0;
-            while (c.await(WcOpcode.RECV)) {
-                RdmaInfo start = c.received();
-                c.postRecv();
-                if (start.size() > o.size() || start.size() < 1) {
-                    // rping READs remote_len bytes into a buffer of its own -S: both sides need the same -S.
-                    throw new VerbsException(Errno.EMSGSIZE, "rping: the client's buffer is " + start.size()
-                            + " bytes, this server's is " + o.size() + ": give both sides the same -S");
-                }
-                int len = start.size();
-                c.rdma(true, start, len);
-                if (!c.await(WcOpcode.RDMA_READ)) {
-                    break;
-                }
-                if (o.verbose()) {
-                    out.println("server ping data: " + PingText.text(c.rdmaBuf, len));
-                }
-                c.send(null); // "go ahead": the client may now advertise its sink buffer
-                if (!c.await(WcOpcode.RECV)) {
-                    break;
-                }
-                RdmaInfo sink = c.received();
-                c.postRecv();
-                // rping writes strlen(rdma_buf) + 1: the text and its NUL.
-                int echo = Math.min(PingText.text(c.rdmaBuf, len - 1).length() + 1, Math.min(len, sink.size()));
-                c.rdma(false, sink, echo);
-                if (!c.await(WcOpcode.RDMA_WRITE)) {
-                    break;
-                }
-                c.send(null); // "go ahead": the echo is in place
-                pings++;
+        } catch (RuntimeException e) {
+            if (!stopping) {
+                ended.completeExceptionally(e);
             }
-            if (!c.disconnected()) {
-                events.getEvent(CmEventType.DISCONNECTED, o.timeout()).ack();
+        }
+    }
+
+    private void admit(CmId child) {
+        String busy = null;
+        ServerSession s = null;
+        synchronized (live) {
+            if (stopping) {
+                busy = "rping server shutting down";
+            } else if (!o.persistent() && admitted > 0) {
+                busy = "rping server busy: without -P it serves one client";
+            } else if (live.size() >= o.maxClients()) {
+                busy = "rping server busy: it serves " + o.maxClients() + " clients at once (--max-clients)";
+            } else {
+                s = new ServerSession(child, o, out, err);
+                admitted++;
+                ServerSession session = s;
+                s.thread = Thread.ofPlatform().name("rping-client-" + admitted).daemon(true).unstarted(() -> runSession(session));
+                live.put(child, s);
             }
-            child.disconnect();
-            if (o.debug()) {
-                out.println("rping: " + pings + " pings served; client disconnected");
-            }
+        }
+        if (s != null) {
+            s.thread.start();
+        } else {
+            reject(child, busy);
+        }
+    }
+
+    /** A REJ (consumer defined) whose private data says why; the client prints it. */
+    private void reject(CmId child, String why) {
+        try {
+            child.reject(why.getBytes(StandardCharsets.US_ASCII));
+        } catch (CmException gone) {
+            // the request went away meanwhile (its sender gave up); closing is all that is left
+        }
+        if (o.debug()) {
+            out.println("rping: rejected the connection request of " + ServerSession.peerOf(child) + ": " + why);
             out.flush();
+        }
+        closeQuietly(child);
+    }
+
+    private void route(CmEvent e) {
+        ServerSession s;
+        synchronized (live) {
+            s = live.get(e.id());
+            if (s != null) {
+                s.deliver(e);
+            }
+        }
+        if (s == null) {
+            e.ack(); // the listener's, or a finished session's (its TIMEWAIT_EXIT, a late DISCONNECTED)
+        }
+    }
+
+    private void runSession(ServerSession s) {
+        RuntimeException failure = null;
+        try {
+            s.serve();
+        } catch (RuntimeException e) {
+            failure = e;
+        } finally {
+            synchronized (live) {
+                live.remove(s.id);
+            }
+            s.drain(); // from here on route() acks this id's events itself
+            try {
+                s.id.close();
+            } catch (CmException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (!o.persistent()) {
+            if (failure == null) {
+                ended.complete(null);
+            } else {
+                ended.completeExceptionally(failure);
+            }
+        } else if (failure != null && !stopping) {
+            err.println("jrdma rping: client " + s.peer() + ": " + failure.getMessage() + "; the server (-P) goes on");
+            err.flush();
+        }
+    }
+
+    /** Interrupts the sessions still running (the server ends) and waits for each to clean up. */
+    private void stopSessions() {
+        List<ServerSession> running;
+        synchronized (live) {
+            running = new ArrayList<>(live.values());
+        }
+        running.forEach(s -> s.thread.interrupt());
+        running.forEach(s -> joinQuietly(s.thread));
+    }
+
+    /** Requests that came after the dispatcher stopped: rejected by closing their ids; other events acked. */
+    private static void refuseLeftovers(EventChannel events) {
+        for (CmEvent e; (e = events.poll()) != null; ) {
+            e.ack();
+            if (e.type() == CmEventType.CONNECT_REQUEST) {
+                closeQuietly(e.id());
+            }
+        }
+    }
+
+    private void joinQuietly(Thread t) {
+        try {
+            t.join(o.timeout().multipliedBy(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(CmId id) {
+        try {
+            id.close();
+        } catch (CmException e) {
+            // destroyed all the same; an event not acked in time is all it can say
         }
     }
 }

@@ -76,22 +76,63 @@ class RpingCommandTest {
         CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7202"));
         ToolRun client = ToolRun.of("rping", "-c", "-a", address, "-p", "7203", "-C", "1");
         assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(client.err()).contains("REJECTED");
+        assertThat(client.err()).contains("rping: nobody listens on " + address + ":7203 (REJECTED, reason 8 INVALID_SERVICE_ID):"
+                + " start the server first (jrdma rping -s), or check -a and -p");
         // The server still serves a proper client afterwards.
         ToolRun ok = clientOnceListening("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(server.get(60, TimeUnit.SECONDS).code()).isZero();
     }
 
+    /** A server address where nothing answers: said so, naming the address and the wait, not "get_cm_event: no event". */
+    @Test
+    void aClientWhoseServerNeverAnswersSaysSo() throws Exception {
+        String nobody = FreeLoopback.deviceSpec("none").split("=")[1]; // UDP 4791 free there: no device, nobody answers
+        ToolRun r = ToolRun.of("rping", "-c", "-a", nobody, "-p", "7205", "-C", "1", "--timeout-ms", "1500");
+        assertThat(r.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.err()).isEqualTo("jrdma rping: error: rping: no answer from " + nobody + ":7205 within 1500 ms: is an rping server"
+                + " (-s) running there? (--timeout-ms sets this wait) (TIMED_OUT, errno 110)" + System.lineSeparator());
+    }
+
+    /**
+     * The server ends the session first (here: it is stopped): with {@code -C 0} that is the run's
+     * normal end, as in rping (exit 0, "client DISCONNECT EVENT..."); with a count not reached, a
+     * failure that says how far it got.
+     */
+    @Test
+    void aServerThatDisconnectsEndsAForeverClientCleanlyAndACountedOneWithTheCountReached() throws Exception {
+        for (String count : List.of("0", "1000000000")) {
+            BackgroundRun server = BackgroundRun.start("rping", "-s", "-P", "-a", address, "-p", "0", "-d");
+            int port = server.listeningPort();
+            BackgroundRun client = BackgroundRun.start("rping", "-c", "-a", address, "-p", "" + port, "-C", count, "-V");
+            server.awaitOut("the client's session", o -> o.contains("established"));
+            server.stop();
+            ToolRun c = client.awaitEnd();
+            assertThat(c.err()).as(c.toString()).contains("client DISCONNECT EVENT...");
+            if (count.equals("0")) {
+                assertThat(c.code()).as(c.toString()).isZero();
+            } else {
+                assertThat(c.code()).as(c.toString()).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(c.err()).containsPattern("rping: the server disconnected after \\d+ of 1000000000 pings");
+            }
+        }
+    }
+
     @Test
     void usageErrorsExitTwo() {
         for (List<String> args : List.of(List.of("rping"), List.of("rping", "-s", "-c"), List.of("rping", "-c"),
                 List.of("rping", "-c", "-a", "127.0.0.1", "-S", "25"), List.of("rping", "-c", "-a", "127.0.0.1", "-S", "65536"),
-                List.of("rping", "-c", "-a", "127.0.0.1", "-C", "-1"))) {
+                List.of("rping", "-c", "-a", "127.0.0.1", "-C", "-1"), List.of("rping", "-c", "-a", "127.0.0.1", "-q"),
+                List.of("rping", "-c", "-a", "127.0.0.1", "-P"), List.of("rping", "-s", "-I", "127.0.0.1"),
+                List.of("rping", "-s", "--max-clients", "4"), List.of("rping", "-s", "-P", "--max-clients", "0"),
+                List.of("rping", "-c", "-a", "127.0.0.1", "-x"))) {
             ToolRun r = ToolRun.of(args.toArray(String[]::new));
             assertThat(r.code()).as(args.toString()).isEqualTo(Main.EXIT_USAGE);
         }
         assertThat(ToolRun.of("rping", "-c", "-a", "127.0.0.1", "-S", "25").err()).contains("Invalid size 25 (valid range is 26 to 65535)");
+        assertThat(ToolRun.of("rping", "-c", "-a", "127.0.0.1", "-q").err()).contains("-q (a QP made and moved through its states by rping"
+                + " itself, with rdma_init_qp_attr) is not supported");
+        assertThat(ToolRun.of("rping", "-s", "--max-clients", "4").err()).contains("--max-clients needs -P");
     }
 
     /** Issue 12 item 10: {@code --help} and {@code -h} were "Unknown option" (exit 2); as every jrdma tool, usage on stdout, exit 0. */

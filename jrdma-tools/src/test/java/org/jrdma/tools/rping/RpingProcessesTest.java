@@ -50,6 +50,95 @@ class RpingProcessesTest {
         }
     }
 
+    /**
+     * Issue 12 item 5, across processes: a persistent server whose client is killed with
+     * SIGKILL mid-session serves the next client (at once: the dead one's session ends on its
+     * own, by the retry counter or --timeout-ms), reports the dead one in one line, and runs on.
+     */
+    @Test
+    void aPersistentServerServesTheNextClientAfterOneIsKilled() throws Exception {
+        Persistent p = new Persistent();
+        try {
+            Process doomed = p.client("-C", "0", "-V");
+            p.output.await("the doomed client's session", o -> o.contains("established"), WAIT);
+            doomed.destroyForcibly();
+            assertThat(doomed.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            p.assertServesAClient();
+            p.output.await("the killed client reported", o -> o.contains("; the server (-P) goes on"), WAIT);
+            assertThat(p.server.isAlive()).as(p.output.text()).isTrue();
+            p.assertServesAClient();
+        } finally {
+            p.destroy();
+        }
+    }
+
+    /** A client stopped with SIGSTOP holds up nobody: the next is served meanwhile, and the stopped one is let go. */
+    @Test
+    void aPersistentServerServesOthersWhileAClientIsStoppedAndLetsTheStoppedOneGo() throws Exception {
+        Persistent p = new Persistent();
+        Process stopped = null;
+        try {
+            stopped = p.client("-C", "0", "-V");
+            p.output.await("the stopped client's session", o -> o.contains("established"), WAIT);
+            signal("STOP", stopped);
+            p.assertServesAClient();
+            p.output.await("the stopped client let go", o -> o.contains("; the server (-P) goes on"), WAIT);
+            assertThat(p.server.isAlive()).as(p.output.text()).isTrue();
+            p.assertServesAClient();
+        } finally {
+            if (stopped != null) {
+                signal("CONT", stopped);
+                stopped.destroyForcibly();
+            }
+            p.destroy();
+        }
+    }
+
+    private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(60);
+
+    private static void signal(String name, Process p) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + name).isTrue();
+    }
+
+    /** An {@code rping -s -P -d -p 0} process on its own device, and clients on devices of their own. */
+    private final class Persistent {
+        final String address;
+        final Process server;
+        final ChildOutput output;
+        final int port;
+
+        Persistent() throws Exception {
+            String spec = FreeLoopback.deviceSpec("psrv");
+            address = spec.substring(spec.indexOf('=') + 1);
+            server = start(spec, "rping", "-s", "-P", "-d", "-a", address, "-p", "0");
+            output = new ChildOutput(server);
+            output.await("the listening line", o -> o.contains("rping: listening on"), WAIT);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("listening on /[0-9.]+:(\\d+)").matcher(output.text());
+            assertThat(m.find()).isTrue();
+            port = Integer.parseInt(m.group(1));
+        }
+
+        Process client(String... flags) throws Exception {
+            List<String> args = new java.util.ArrayList<>(List.of("rping", "-c", "-a", address, "-p", "" + port));
+            args.addAll(List.of(flags));
+            return start(FreeLoopback.deviceSpec("pcli"), args.toArray(String[]::new));
+        }
+
+        void assertServesAClient() throws Exception {
+            Process c = client("-C", "5", "-V", "-d");
+            assertThat(c.waitFor(120, TimeUnit.SECONDS)).as("client finished").isTrue();
+            String out = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(c.exitValue()).as(out + "\nserver:\n" + output.text()).isZero();
+            assertThat(out).contains("rping: 5 pings done");
+        }
+
+        void destroy() throws Exception {
+            server.destroyForcibly();
+            server.waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
     private Process start(String devices, String... args) throws Exception {
         return JrdmaProcess.start(List.of(), Map.of("JRDMA_SOFT_DEVICES", devices, "JRDMA_STATS_DIR", stats.toString()),
                 List.of(args));
