@@ -31,6 +31,8 @@ final class RpingClient {
     private final RpingOptions o;
     private final PrintWriter out;
     private final PrintWriter err;
+    /** Pings completed so far. */
+    private long pings;
 
     RpingClient(RpingOptions o, PrintWriter out, PrintWriter err) {
         this.o = o;
@@ -38,22 +40,32 @@ final class RpingClient {
         this.err = err;
     }
 
-    /** Returns the number of pings completed. */
+    /** Returns the number of pings completed. A signal's end (^C) is no failure: the server is told as rping's would be. */
     long run() {
-        try (EventChannel events = EventChannel.create(); CmId id = CmId.create(events, PortSpace.TCP, "rping-client")) {
-            try (RpingConnection c = connect(events, id)) {
-                long pings = loop(c);
-                boolean serverFirst = c.disconnected();
-                id.disconnect(); // our DREQ, or the DREP to the server's
-                if (!serverFirst) {
-                    events.getEvent(CmEventType.DISCONNECTED, o.timeout()).ack();
-                }
-                err.println("client DISCONNECT EVENT..."); // rping's line, on stderr as there
-                if (serverFirst && o.count() != 0) {
-                    throw new VerbsException(Errno.EIO, "rping: the server disconnected after " + pings + " of " + o.count() + " pings");
-                }
-                return pings;
+        SignalEnd signal = new SignalEnd(Thread.currentThread());
+        try (signal; EventChannel events = EventChannel.create(); CmId id = CmId.create(events, PortSpace.TCP, "rping-client")) {
+            return run(events, id);
+        } catch (RuntimeException e) {
+            if (signal.signalled()) {
+                return pings; // the ids are closed (the server got our DREQ); the process is ending
             }
+            throw e;
+        }
+    }
+
+    private long run(EventChannel events, CmId id) {
+        try (RpingConnection c = connect(events, id)) {
+            long done = loop(c);
+            boolean serverFirst = c.disconnected();
+            id.disconnect(); // our DREQ, or the DREP to the server's
+            if (!serverFirst) {
+                events.getEvent(CmEventType.DISCONNECTED, o.timeout()).ack();
+            }
+            err.println("client DISCONNECT EVENT..."); // rping's line, on stderr as there
+            if (serverFirst && o.count() != 0) {
+                throw new VerbsException(Errno.EIO, "rping: the server disconnected after " + done + " of " + o.count() + " pings");
+            }
+            return done;
         }
     }
 
@@ -128,6 +140,7 @@ final class RpingClient {
         long ping = 0;
         for (; (o.count() == 0 || ping < o.count()) && ping(c, ping, start); ping++) {
             start = PingText.nextStart(start);
+            pings = ping + 1;
         }
         out.flush();
         return ping;

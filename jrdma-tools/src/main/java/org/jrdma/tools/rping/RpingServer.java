@@ -51,9 +51,13 @@ final class RpingServer {
         this.err = err;
     }
 
-    /** Serves until the end described above; an interrupt of the calling thread ends it too, quietly. */
+    /**
+     * Serves until the end described above; an interrupt of the calling thread ends it too,
+     * quietly, and so does a signal (^C: {@link SignalEnd}), telling every client (a DREQ).
+     */
     void run() {
-        try (EventChannel events = EventChannel.create(); CmId listener = CmId.create(events, PortSpace.TCP, "rping-server")) {
+        try (SignalEnd signal = new SignalEnd(Thread.currentThread()); EventChannel events = EventChannel.create();
+                CmId listener = CmId.create(events, PortSpace.TCP, "rping-server")) {
             listener.bindAddr(new InetSocketAddress(o.address(), o.port()));
             listener.listen(BACKLOG);
             if (o.debug()) {

@@ -94,6 +94,55 @@ class RpingProcessesTest {
         }
     }
 
+    /**
+     * ^C or SIGTERM of an rping client is, for its server, a client that disconnected — the kernel
+     * destroys a dying process's CM ids (a DREQ) — so the server without -P ends with 0, as rping's
+     * does; it ended with "retry counter exceeded" (exit 1) when the soft device died silently.
+     */
+    @Test
+    void aClientEndedBySigtermDisconnectsAndTheServerEndsCleanly() throws Exception {
+        String serverSpec = FreeLoopback.deviceSpec("tsrv");
+        String serverAddr = serverSpec.substring(serverSpec.indexOf('=') + 1);
+        Process server = start(serverSpec, "rping", "-s", "-d", "-a", serverAddr);
+        ChildOutput serverOut = new ChildOutput(server);
+        Process client = null;
+        try {
+            serverOut.await("the listening line", o -> o.contains("rping: listening on"), WAIT);
+            client = start(FreeLoopback.deviceSpec("tcli"), "rping", "-c", "-a", serverAddr, "-C", "0", "-V");
+            serverOut.await("the client's session", o -> o.contains("established"), WAIT);
+            client.destroy(); // SIGTERM
+            assertThat(server.waitFor(60, TimeUnit.SECONDS)).as(serverOut.text()).isTrue();
+            assertThat(server.exitValue()).as(serverOut.text()).isZero();
+            assertThat(serverOut.text()).contains("server DISCONNECT EVENT...").doesNotContain("error");
+        } finally {
+            server.destroyForcibly();
+            if (client != null) {
+                client.destroyForcibly();
+            }
+        }
+    }
+
+    /** The other way round: a -P server ended by SIGTERM disconnects its clients; a -C 0 client ends with 0, as rping's. */
+    @Test
+    void aServerEndedBySigtermDisconnectsItsClients() throws Exception {
+        Persistent p = new Persistent();
+        Process client = null;
+        try {
+            client = p.client("-C", "0", "-V");
+            ChildOutput clientOut = new ChildOutput(client);
+            p.output.await("the client's session", o -> o.contains("established"), WAIT);
+            p.server.destroy(); // SIGTERM
+            assertThat(client.waitFor(60, TimeUnit.SECONDS)).as(clientOut.text()).isTrue();
+            assertThat(client.exitValue()).as(clientOut.text()).isZero();
+            assertThat(clientOut.text()).isEqualTo("client DISCONNECT EVENT..." + System.lineSeparator());
+        } finally {
+            if (client != null) {
+                client.destroyForcibly();
+            }
+            p.destroy();
+        }
+    }
+
     private static final java.time.Duration WAIT = java.time.Duration.ofSeconds(60);
 
     private static void signal(String name, Process p) throws Exception {
