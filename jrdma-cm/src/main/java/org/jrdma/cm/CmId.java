@@ -129,9 +129,10 @@ public final class CmId implements AutoCloseable {
             }
             Device device = null;
             if (!ip.isAnyLocalAddress()) {
-                device = CmRegistry.deviceWithAddress(options().devices().get(), ip);
+                List<Device> devices = options().devices().get();
+                device = CmRegistry.deviceWithAddress(devices, ip);
                 if (device == null) {
-                    throw new CmException(CmError.ADDRESS_NOT_AVAILABLE, "bind_addr: no soft device has address " + ip.getHostAddress());
+                    throw DeviceChoice.noDeviceWith("bind_addr: no soft device has address", devices, ip);
                 }
             }
             int port = CmRegistry.bind(this, portSpace, ip, address.getPort());

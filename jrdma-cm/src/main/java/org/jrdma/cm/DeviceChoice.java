@@ -21,7 +21,7 @@ final class DeviceChoice {
         if (src != null && !src.isAnyLocalAddress()) {
             Device d = CmRegistry.deviceWithAddress(devices, src);
             if (d == null) {
-                throw new CmException(CmError.ADDRESS_NOT_AVAILABLE, "resolve_addr: no soft device has source address " + src.getHostAddress());
+                throw noDeviceWith("resolve_addr: no soft device has source address", devices, src);
             }
             if (bound != null && bound != d && !bound.name().equals(d.name())) {
                 throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: the id is bound to " + bound.name()
@@ -74,9 +74,7 @@ final class DeviceChoice {
     static Miss miss(List<Device> devices, InetAddress dst) {
         boolean ipv6 = dst instanceof Inet6Address;
         String family = ipv6 ? "IPv6" : "IPv4";
-        String have = devices.isEmpty() ? "there are none"
-                : "there are " + devices.stream().map(d -> d.name() + "=" + text(CmRegistry.address(d)))
-                        .collect(Collectors.joining(", "));
+        String have = inventory(devices);
         boolean anyOfFamily = devices.stream().anyMatch(d -> CmRegistry.address(d).getClass() == dst.getClass());
         if (!anyOfFamily) {
             return new Miss(CmError.NO_DEVICE, "resolve_addr: no " + family + " soft device to reach " + text(dst)
@@ -85,6 +83,21 @@ final class DeviceChoice {
         String why = dst.isLoopbackAddress() ? "none of them is on a loopback address" : "all of them are on loopback addresses";
         return new Miss(CmError.NETWORK_UNREACHABLE, "resolve_addr: no soft device can reach " + text(dst) + ": " + why
                 + " (" + have + "); add one on a local address of that network with JRDMA_SOFT_DEVICES=NAME=ADDRESS");
+    }
+
+    /**
+     * The error for an address that should be a local device's and is none's (a bind or source
+     * address): EADDRNOTAVAIL, {@code lead} and the address, the devices there are, how to make one.
+     */
+    static CmException noDeviceWith(String lead, List<Device> devices, InetAddress address) {
+        return new CmException(CmError.ADDRESS_NOT_AVAILABLE, lead + " " + text(address) + " (" + inventory(devices)
+                + "); make one with JRDMA_SOFT_DEVICES=NAME=" + text(address));
+    }
+
+    /** "there are a=127.0.0.1, v6=::1", or "there are none". */
+    private static String inventory(List<Device> devices) {
+        return devices.isEmpty() ? "there are none"
+                : "there are " + devices.stream().map(d -> d.name() + "=" + text(CmRegistry.address(d))).collect(Collectors.joining(", "));
     }
 
     /** An address as inet_ntop prints it ({@code ::1}, not Java's {@code 0:0:0:0:0:0:0:1}). */

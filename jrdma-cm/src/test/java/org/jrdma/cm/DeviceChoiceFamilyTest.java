@@ -79,4 +79,21 @@ class DeviceChoiceFamilyTest {
             assertThat(thrown.error()).isEqualTo(CmError.NETWORK_UNREACHABLE);
         }
     }
+
+    /** A bind or source address no device has: EADDRNOTAVAIL naming the devices and how to make one (it named neither, and printed ::1 as 0:0:0:0:0:0:0:1). */
+    @Test
+    void aBindOrSourceAddressNoDeviceHasNamesTheDevices() throws Exception {
+        SoftDevice v4 = TestDevices.fresh("cm_v4b");
+        String have = "(there are " + v4.name() + "=" + CmRegistry.address(v4).getHostAddress() + ")";
+        try (EventChannel ch = EventChannel.create(CmOptions.defaults().devices(() -> List.of(v4)));
+                CmId listener = CmId.create(ch, PortSpace.TCP, null); CmId client = CmId.create(ch, PortSpace.TCP, null)) {
+            assertThatThrownBy(() -> listener.bindAddr(new InetSocketAddress(InetAddress.getByName("::1"), 7174)))
+                    .isInstanceOfSatisfying(CmException.class, e -> assertThat(e.error()).isEqualTo(CmError.ADDRESS_NOT_AVAILABLE))
+                    .hasMessageStartingWith("bind_addr: no soft device has address ::1 " + have + "; make one with JRDMA_SOFT_DEVICES=NAME=::1");
+            assertThatThrownBy(() -> client.resolveAddr(new InetSocketAddress(InetAddress.getByName("192.0.2.9"), 0),
+                    new InetSocketAddress(CmRegistry.address(v4), 7174), Duration.ofSeconds(2)))
+                    .isInstanceOfSatisfying(CmException.class, e -> assertThat(e.error()).isEqualTo(CmError.ADDRESS_NOT_AVAILABLE))
+                    .hasMessageStartingWith("resolve_addr: no soft device has source address 192.0.2.9 " + have);
+        }
+    }
 }

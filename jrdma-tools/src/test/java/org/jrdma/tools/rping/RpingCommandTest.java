@@ -159,6 +159,18 @@ class RpingCommandTest {
                 .contains("JRDMA_SOFT_DEVICES=NAME=::1").contains("NO_DEVICE, errno 19").doesNotContain("TIMED_OUT");
     }
 
+    /** The same for a server told to listen on an address no device has, and for a client's -I. */
+    @Test
+    void aServerOrSourceAddressNoDeviceHasIsNamedWithTheDevicesThereAre() {
+        ToolRun s = ToolRun.of("rping", "-s", "-a", "::1", "-p", "0");
+        assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(s.err()).startsWith("jrdma rping: error: bind_addr: no soft device has address ::1 (there are rp")
+                .contains(address).contains("make one with JRDMA_SOFT_DEVICES=NAME=::1");
+        ToolRun c = ToolRun.of("rping", "-c", "-a", address, "-I", "192.0.2.9", "-C", "1");
+        assertThat(c.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(c.err()).contains("resolve_addr: no soft device has source address 192.0.2.9 (there are rp");
+    }
+
     @Test
     void theAdvertisementIsSixteenBigEndianBytes() {
         try (Arena arena = Arena.ofConfined()) {
