@@ -63,7 +63,8 @@ final class RpingClient {
             }
             err.println("client DISCONNECT EVENT..."); // rping's line, on stderr as there
             if (serverFirst && o.count() != 0) {
-                throw new VerbsException(Errno.EIO, "rping: the server disconnected after " + done + " of " + o.count() + " pings");
+                throw new VerbsException(Errno.EIO, "rping: the server disconnected after " + done + " of " + o.count() + " pings"
+                        + (done == 0 ? " (at the first one: a server whose -S is smaller than this client's " + o.size() + " does that)" : ""));
             }
             return done;
         }

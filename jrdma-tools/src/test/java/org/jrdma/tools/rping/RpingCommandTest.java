@@ -69,6 +69,8 @@ class RpingCommandTest {
         assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(s.err()).contains("the client's buffer is 100 bytes, this server's is 64: give both sides the same -S");
         assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.err()).contains("rping: the server disconnected after 0 of 1 pings (at the first one: a server whose -S"
+                + " is smaller than this client's 100 does that)");
     }
 
     @Test
