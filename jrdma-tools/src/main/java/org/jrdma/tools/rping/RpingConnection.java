@@ -162,8 +162,9 @@ final class RpingConnection implements AutoCloseable {
                 return false;
             }
             if (System.nanoTime() > deadline) {
+                String why = want == WcOpcode.RECV ? "went quiet (stopped, or not pinging?)" : "did not answer (stopped, or gone?)";
                 throw new VerbsException(Errno.ETIMEDOUT, "rping: no " + want + " completion within " + timeout.toMillis()
-                        + " ms: the " + peer + " went quiet (stopped, or not pinging?); --timeout-ms sets this wait");
+                        + " ms: the " + peer + " " + why + "; --timeout-ms sets this wait");
             }
             if (Thread.currentThread().isInterrupted()) {
                 // how a server stops its sessions when it ends (in this JVM; a process just exits)

@@ -72,6 +72,9 @@ final class RpingServer {
             } catch (InterruptedException e) {
                 interrupted = true;
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof Error fatal) {
+                    throw fatal;
+                }
                 failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             } finally {
                 stopping = true;
@@ -109,9 +112,9 @@ final class RpingServer {
                     route(e);
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (!stopping) {
-                ended.completeExceptionally(e);
+                ended.completeExceptionally(e); // nothing is served any more: the server ends with it
             }
         }
     }
@@ -169,11 +172,11 @@ final class RpingServer {
     }
 
     private void runSession(ServerSession s) {
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             s.serve();
-        } catch (RuntimeException e) {
-            failure = e;
+        } catch (RuntimeException | Error e) {
+            failure = e; // whatever it is, the session's end must be told (without -P the server waits for it)
         } finally {
             synchronized (live) {
                 live.remove(s.id);
