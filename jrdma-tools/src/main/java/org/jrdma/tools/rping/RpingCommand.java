@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
 // then leaves the whole mixin out, -h and --help included; so -h/--help are declared here.
 @Command(name = "rping", description = {
         "RDMA ping over a connection-manager connection, as librdmacm's rping:",
-        "  server:  jrdma rping -s [-a ADDR] [-p PORT] [-S SIZE] [-v] [-d] [-P [--max-clients N]]",
-        "  client:  jrdma rping -c -a ADDR [-I ADDR] [-p PORT] [-C COUNT] [-S SIZE] [-v] [-V] [-d]"})
+        "  server:  jrdma rping -s [-a ADDR] [-p PORT] [-S SIZE] [-vd] [-P]",
+        "  client:  jrdma rping -c -a ADDR [-I ADDR] [-p PORT] [-C N] [-S SIZE] [-vVd]"})
 public final class RpingCommand implements Callable<Integer> {
     static final int DEFAULT_PORT = 7174;
     /** -P's clients at once (rping has no limit: see RpingServer). */
