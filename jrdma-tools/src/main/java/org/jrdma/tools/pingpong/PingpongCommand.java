@@ -26,8 +26,9 @@ import picocli.CommandLine.Parameters;
  * the server and waits for one client on TCP {@code -p}; with a host it is the client. The TCP
  * exchange carries rc_pingpong's 52-byte messages and "done" in rc_pingpong's order (the server
  * reads, connects its QP, then answers), then the socket is closed and every byte moves by RDMA
- * SEND/RECV. With {@code -c} every message is verified against
- * jrdma's pattern (so both ends must be jrdma); without it, either end may be ibv_rc_pingpong.
+ * SEND/RECV. Either end may be ibv_rc_pingpong, with or without {@code -c}: with it every
+ * received message is checked — a jrdma peer's byte for byte, an rdma-core peer's as rdma-core's
+ * {@code -c} means it (see {@code MessageCheck}).
  * {@code --transport uc|ud} makes it ibv_uc_pingpong or ibv_ud_pingpong (same exchange; UD
  * messages fit in one MTU and land after the 40-byte GRH area of each receive).
  */
@@ -64,7 +65,8 @@ public final class PingpongCommand implements Callable<Integer> {
             description = "Transport: rc (ibv_rc_pingpong), uc (ibv_uc_pingpong) or ud (ibv_ud_pingpong) (default: ${DEFAULT-VALUE}).")
     String transport;
 
-    @Option(names = {"-c", "--chk"}, description = "Verify every received byte (both ends must be jrdma: the bytes are jrdma's pattern).")
+    @Option(names = {"-c", "--chk"}, description = {"Validate every received message: a jrdma peer's byte for byte;",
+            "ibv_rc_pingpong -c's echoes of ours byte for byte, its first message by its rule (a zero at each page start)."})
     boolean check;
 
     @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion.")
@@ -123,20 +125,20 @@ public final class PingpongCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             for (long i = 0; i < iters; i++) {
                 if (server) {
-                    side.serverRound(i, RcEndpoint.CLIENT_SALT);
+                    side.serverRound(i);
                 } else {
-                    side.clientRound(i, RcEndpoint.SERVER_SALT);
+                    side.clientRound(i);
                 }
             }
             if (server) {
-                side.drainSends(iters, RcEndpoint.CLIENT_SALT);
+                side.drainSends(iters);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             long bytes = 2L * size * iters;
             out.printf(Locale.ROOT, "%d bytes in %.2f seconds = %.2f Mbit/sec%n", bytes, seconds, bytes * 8 / (seconds * 1e6));
             out.printf(Locale.ROOT, "%d iters in %.2f seconds = %.2f usec/iter%n", iters, seconds, seconds * 1e6 / iters);
             if (check) {
-                out.printf("%d messages verified%n", side.verified());
+                out.println(side.checkSummary());
             }
         }
         return Main.EXIT_OK;

@@ -68,11 +68,12 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     private final RecvWorkRequest recvWr = new RecvWorkRequest();
     private final Sge sendSge = new Sge();
     private final Sge recvSge = new Sge();
+    /** With {@code -c}: what every received message must be; null without. */
+    private final MessageCheck check;
     private RcConnection connection;
     private boolean armed;
     private long sendsDone;
     private long recvsDone;
-    private long verified;
 
     // Phase times (System.nanoTime), written by this side's thread, read after latches.
     public volatile long startNanos;
@@ -88,9 +89,11 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     public final CountDownLatch exchanged = new CountDownLatch(1);
     public final CountDownLatch closed = new CountDownLatch(1);
     public final CountDownLatch ready = new CountDownLatch(1);
-    volatile long firstPeerMismatch = -1;
-
+    /** {@code salt} is {@link #SERVER_SALT} or {@link #CLIENT_SALT}: the role this side plays in the loop. */
     public RcEndpoint(Device device, String role, int salt, EndpointConfig config) {
+        if (salt != SERVER_SALT && salt != CLIENT_SALT) {
+            throw new IllegalArgumentException("salt must be SERVER_SALT or CLIENT_SALT, not " + salt);
+        }
         this.role = role;
         this.salt = salt;
         this.config = config;
@@ -105,6 +108,10 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         this.recvBuf = arena.allocate((long) slotBytes * slots, 64);
         this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE);
         this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
+        boolean server = salt == SERVER_SALT;
+        this.check = config.verify()
+                ? new MessageCheck(role, server, salt, server ? CLIENT_SALT : SERVER_SALT, config.size(), arena)
+                : null;
     }
 
     public Context context() {
@@ -239,7 +246,8 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     }
 
     private void postSend(long iteration) {
-        Pattern.fill(sendBuf, 0, config.size(), iteration, salt);
+        // Always this layout, -c or not: an rdma-core peer with -c checks its page-start zeros.
+        PingpongMessage.write(sendBuf, 0, config.size(), iteration, salt);
         sendSge.set(sendMr.addr(), config.size(), sendMr.lkey());
         sendWr.wrId(SEND_WR_ID | iteration).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).sg(sendSge);
         if (connection.peerAh() != null) {
@@ -249,35 +257,41 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     }
 
     /** The client's side of a round trip: send i, then wait for its completion and the reply. */
-    public void clientRound(long i, int peerSalt) {
+    public void clientRound(long i) {
         postSend(i);
         while (sendsDone <= i || recvsDone <= i) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
     }
 
     /** The server's side: wait for message i, then reply (after the previous reply completed). */
-    public void serverRound(long i, int peerSalt) {
+    public void serverRound(long i) {
         while (recvsDone <= i) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
         while (sendsDone < i) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
         postSend(i);
     }
 
-    public void drainSends(long count, int peerSalt) {
+    public void drainSends(long count) {
         while (sendsDone < count) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
     }
 
+    /** Messages checked (0 without {@code -c}). */
     public long verified() {
-        return verified;
+        return check == null ? 0 : check.verified();
     }
 
-    private void handle(WorkCompletion wc, int peerSalt) {
+    /** With {@code -c}, what was checked ("N messages verified", and how when the peer is not jrdma); else null. */
+    public String checkSummary() {
+        return check == null ? null : check.summary();
+    }
+
+    private void handle(WorkCompletion wc) {
         if (wc.status != WcStatus.SUCCESS) {
             throw new VerbsException(Errno.EIO, role + ": completion failed: " + wc.status.str() + " (" + wc.status.value()
                     + ") for wr_id " + (wc.wrId & ~SEND_WR_ID));
@@ -288,12 +302,8 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                 throw new VerbsException(Errno.EIO, role + ": received " + wc.byteLen + " bytes, expected " + config.receiveBytes()
                         + (grh > 0 ? " (the GRH and " + config.size() + ")" : ""));
             }
-            if (config.verify()) {
-                long bad = Pattern.verify(recvBuf, (n % slots) * slotBytes + grh, config.size(), recvsDone, peerSalt);
-                if (bad >= 0) {
-                    throw new VerbsException(Errno.EIO, role + ": message " + recvsDone + " differs at byte " + bad);
-                }
-                verified++;
+            if (check != null) {
+                check.received(recvBuf, (n % slots) * slotBytes + grh, recvsDone);
             }
             recvsDone++;
             postRecv(qp(), n + config.rxDepth());
