@@ -51,6 +51,24 @@ class PingpongCommandTest {
     }
 
     @Test
+    void aServerGivenPortZeroPrintsThePortItTookAndAClientThereConnects() throws Exception {
+        LiveToolRun server = LiveToolRun.start(List.of("pingpong", "-d", device, "-p", "0", "-n", "5", "-c", "--timeout-ms", "20000"));
+        String port = server.awaitOut("  listening on TCP port (\\d+) \\(-p 0: a free port; give the client -p \\d+\\)", 20);
+        ToolRun client = ToolRun.of("pingpong", "-d", device, "-p", port, "-n", "5", "-c", "--timeout-ms", "20000", "127.0.0.1");
+        ToolRun s = server.finish(30);
+        assertThat(client.code()).as(client.toString()).isZero();
+        assertThat(s.code()).as(s.toString()).isZero();
+        assertThat(s.out()).contains("5 messages verified");
+    }
+
+    @Test
+    void aClientRefusesPortZeroAsAUsageError() {
+        ToolRun r = ToolRun.of("pingpong", "-p", "0", "127.0.0.1");
+        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.err()).contains("--port 0 is for a server (it takes a free port and prints it); a client needs the server's port");
+    }
+
+    @Test
     void flagsAreCheckedBeforeAnythingStarts() {
         for (List<String> args : List.of(
                 List.of("pingpong", "--transport", "xrc"),

@@ -9,6 +9,7 @@ import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.bootstrap.tcp.PreSharedKey;
 import org.jrdma.bootstrap.tcp.TcpSecurity;
+import org.jrdma.bootstrap.tcp.TcpServerExchange;
 import org.jrdma.tools.Main;
 import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
@@ -77,7 +78,7 @@ public final class PingpongCommand implements Callable<Integer> {
     java.nio.file.Path pskFile;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         if (gidIndex != 0) {
             throw rc.usage("--gid-idx: soft devices have one GID, index 0");
         }
@@ -101,21 +102,60 @@ public final class PingpongCommand implements Callable<Integer> {
             throw rc.usage("--size " + config.size() + " is larger than the MTU " + config.mtu().bytes()
                     + ": a UD message is one packet (ibv_ud_pingpong refuses it too)");
         }
-        int iters = config.iters();
-        int size = config.size();
+        boolean server = host == null;
+        if (!server && port == 0) {
+            throw rc.usage("--port 0 is for a server (it takes a free port and prints it); a client needs the server's port");
+        }
         PrintWriter out = spec.commandLine().getOut();
         Device dev = Verbs.device(config.device());
-        boolean server = host == null;
-        TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout());
-        // The server reads the client's message and connects its QP before answering, as
-        // rdma-core's server does (see PingpongServerExchange); the client is the bootstrap's.
-        Exchange exchange = server ? new PingpongServerExchange(port, config.timeout()) : TcpExchange.client(host, port, options);
+        Exchange exchange = exchange(server, config.timeout(), out);
+        try {
+            run(server, dev, config, exchange, out);
+        } finally {
+            if (exchange instanceof AutoCloseable listening) {
+                listening.close(); // a server that failed before its exchange stops listening
+            }
+        }
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * The server listens at once (a port in use is said before a device is opened; rc_pingpong
+     * binds port 0 too, to a port nobody is told — we print it); the client connects later.
+     */
+    private Exchange exchange(boolean server, Duration timeout, PrintWriter out) {
+        TcpOptions options = TcpOptions.rcPingpong().withTimeout(timeout);
         if (pskFile != null) {
             // Authenticated (AUTH-01): both sides prove the key before any QP exists; the
             // bootstrap's server keeps rdma-core's order (QP at RTS before it answers).
             options = options.withSecurity(TcpSecurity.psk(PreSharedKey.load(pskFile)));
-            exchange = server ? TcpExchange.server(port, options) : TcpExchange.client(host, port, options);
         }
+        if (!server) {
+            return TcpExchange.client(host, port, options);
+        }
+        int listening;
+        Exchange exchange;
+        if (pskFile != null) {
+            TcpServerExchange s = TcpExchange.server(port, options).bind();
+            listening = s.localPort();
+            exchange = s;
+        } else {
+            // The server reads the client's message and connects its QP before answering, as
+            // rdma-core's server does (see PingpongServerExchange).
+            PingpongServerExchange s = new PingpongServerExchange(port, timeout);
+            listening = s.bind();
+            exchange = s;
+        }
+        if (port == 0) {
+            out.println("  listening on TCP port " + listening + " (-p 0: a free port; give the client -p " + listening + ")");
+            out.flush();
+        }
+        return exchange;
+    }
+
+    private void run(boolean server, Device dev, EndpointConfig config, Exchange exchange, PrintWriter out) {
+        int iters = config.iters();
+        int size = config.size();
         try (RcEndpoint side = new RcEndpoint(dev, server ? "server" : "client",
                 server ? RcEndpoint.SERVER_SALT : RcEndpoint.CLIENT_SALT, config)) {
             side.connect(exchange);
@@ -141,6 +181,5 @@ public final class PingpongCommand implements Callable<Integer> {
                 out.println(side.checkSummary());
             }
         }
-        return Main.EXIT_OK;
     }
 }
