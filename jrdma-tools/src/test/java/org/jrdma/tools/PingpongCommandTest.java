@@ -69,6 +69,17 @@ class PingpongCommandTest {
     }
 
     @Test
+    void aHostWithAPortIsRefusedByPingpongAndPerfAlikeSayingWhereThePortGoes() {
+        for (List<String> args : List.of(List.of("pingpong", "-d", device, "127.0.0.1:18515"),
+                List.of("perf", "send_bw", "-d", device, "127.0.0.1:18515"))) {
+            ToolRun r = ToolRun.of(args);
+            assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(r.err()).as(r.toString()).contains(
+                    "error: host: \"127.0.0.1:18515\" carries a port: give the host alone and the port apart (the tools' -p 18515 127.0.0.1)");
+        }
+    }
+
+    @Test
     void flagsAreCheckedBeforeAnythingStarts() {
         for (List<String> args : List.of(
                 List.of("pingpong", "--transport", "xrc"),

@@ -67,9 +67,9 @@ public final class MessageChannel implements Link {
         InetAddress[] addresses;
         try {
             // Name resolution has no deadline of its own in the JDK; a literal address never waits.
-            addresses = InetAddress.getAllByName(host);
+            addresses = InetAddress.getAllByName(HostName.check(host));
         } catch (UnknownHostException e) {
-            throw new ExchangeIoException("resolve " + host, e);
+            throw new ExchangeIoException("resolve " + host + HostName.hint(host), e);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         long backoffNanos = REFUSED_BACKOFF_FIRST_NANOS;

@@ -15,7 +15,7 @@ public final class TcpClientExchange implements TcpExchange {
     private final TcpOptions options;
 
     TcpClientExchange(String host, int port, TcpOptions options) {
-        this.host = Objects.requireNonNull(host, "host");
+        this.host = HostName.check(Objects.requireNonNull(host, "host")); // before any device is opened
         if (port < 1 || port > 0xFFFF) {
             throw new IllegalArgumentException("port must be 1..65535, not " + port);
         }
