@@ -80,6 +80,18 @@ class PingpongCommandTest {
     }
 
     @Test
+    void aClientWhoseServerIsNotThereSaysOnceThatItRetriesAndUntilWhenThenHowLongItTried() throws Exception {
+        int port = FreeLoopback.tcpPort(); // nobody listens there
+        ToolRun r = ToolRun.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "1500", "127.0.0.1");
+        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        String notice = "jrdma pingpong: 127.0.0.1:" + port + " refused the connection: no server listens there yet; trying again until ";
+        assertThat(r.err().split(java.util.regex.Pattern.quote(notice), -1)).as(r.toString()).hasSize(2); // said exactly once
+        assertThat(r.err()).containsPattern("trying again until \\d\\d:\\d\\d:\\d\\d \\(1\\.5 s\\)\n")
+                .contains("jrdma pingpong: error: connect to 127.0.0.1:" + port + ": refused (tried for 1.")
+                .contains("is the server running, on port " + port + "?)");
+    }
+
+    @Test
     void flagsAreCheckedBeforeAnythingStarts() {
         for (List<String> args : List.of(
                 List.of("pingpong", "--transport", "xrc"),

@@ -32,7 +32,7 @@ public final class TcpClientExchange implements TcpExchange {
     public Session authenticate(ExchangeListener events) {
         MessageChannel channel = null;
         try {
-            channel = connect();
+            channel = connect(events);
             events.emit(Phase.CONNECTED, channel.peerAddress());
             return TcpSession.open(channel, Handshake.Role.CLIENT, options, events);
         } catch (RuntimeException e) {
@@ -52,7 +52,7 @@ public final class TcpClientExchange implements TcpExchange {
         }
         MessageChannel channel = null;
         try {
-            channel = connect();
+            channel = connect(events);
             events.emit(Phase.CONNECTED, channel.peerAddress());
             return Handshake.run(channel, Handshake.Role.CLIENT, local, options, events);
         } finally {
@@ -61,7 +61,7 @@ public final class TcpClientExchange implements TcpExchange {
         }
     }
 
-    private MessageChannel connect() {
-        return MessageChannel.connectTo(host, port, options.ioTimeout());
+    private MessageChannel connect(ExchangeListener events) {
+        return MessageChannel.connectTo(host, port, options.ioTimeout(), events);
     }
 }

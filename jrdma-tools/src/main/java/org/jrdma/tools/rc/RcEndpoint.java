@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.bootstrap.ConnectListener;
 import org.jrdma.bootstrap.Exchange;
@@ -71,6 +72,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     /** With {@code -c}: what every received message must be; null without. */
     private final MessageCheck check;
     private RcConnection connection;
+    private volatile Consumer<String> notices = line -> { };
     private boolean armed;
     private long sendsDone;
     private long recvsDone;
@@ -112,6 +114,12 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         this.check = config.verify()
                 ? new MessageCheck(role, server, salt, server ? CLIENT_SALT : SERVER_SALT, config.size(), arena)
                 : null;
+    }
+
+    /** Where the exchange's notices go (a client retrying a refused connect says so once); none by default. */
+    public RcEndpoint withNotices(Consumer<String> sink) {
+        this.notices = java.util.Objects.requireNonNull(sink, "sink");
+        return this;
     }
 
     public Context context() {
@@ -200,6 +208,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                 closedNanos = e.nanoTime();
                 closed.countDown();
             }
+            case RETRYING -> notices.accept(e.detail());
             default -> {
             }
         }
