@@ -102,5 +102,14 @@ class PingpongCommandTest {
             ToolRun r = ToolRun.of(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Main.EXIT_USAGE);
         }
+        // Found in issue 12's pass: these were exit 1 with internal names ("malformed mtu", "ioTimeout … PT0S").
+        assertThat(ToolRun.of("pingpong", "-m", "1000").err())
+                .startsWith("jrdma pingpong: --mtu 1000 is not a path MTU: must be 256, 512, 1024, 2048 or 4096\n");
+        assertThat(ToolRun.of("pingpong", "--timeout-ms", "0").err()).startsWith("jrdma pingpong: --timeout-ms must be at least 1, not 0\n");
+        for (List<String> args : List.of(List.of("pingpong", "-m", "1000"), List.of("pingpong", "--timeout-ms", "-1"),
+                List.of("demo", "-m", "8192"), List.of("demo", "--timeout-ms", "0"))) {
+            ToolRun r = ToolRun.of(args);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Main.EXIT_USAGE);
+        }
     }
 }
