@@ -16,6 +16,7 @@ import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PingpongTextCodec;
 import org.jrdma.bootstrap.RcConnector;
 import org.jrdma.bootstrap.tcp.MessageChannel;
+import org.jrdma.bootstrap.tcp.PlainPeerCheck;
 
 /**
  * The server's side of ibv_{rc,uc,ud}_pingpong's TCP exchange in rdma-core's own order
@@ -77,7 +78,7 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
             }
             listener.emit(Phase.CONNECTED, "");
             byte[] theirs = new byte[codec.size()];
-            channel.readExactly(theirs, timeout, "peer's " + codec.name() + " message", codec::checkPrefix);
+            channel.readExactly(theirs, timeout, "peer's " + codec.name() + " message", PlainPeerCheck.of(codec));
             ConnInfo peer = codec.decode(theirs);
             beforeReply.accept(peer); // the QP reaches RTS here, before the client can send
             byte[] mine = codec.encode(local);
