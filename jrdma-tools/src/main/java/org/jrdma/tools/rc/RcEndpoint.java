@@ -23,6 +23,7 @@ import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
@@ -43,7 +44,7 @@ import org.jrdma.verbs.WrOpcode;
  * Records the time of every phase so the demo can print it and a test can check the order.
  */
 public final class RcEndpoint implements AutoCloseable, ConnectListener {
-    private static final long SEND_WR_ID = 1L << 62;
+    static final long SEND_WR_ID = 1L << 62;
     /** Pattern salts: each direction's bytes differ, so an echo of one's own data fails. */
     public static final int SERVER_SALT = 0x5e;
     public static final int CLIENT_SALT = 0xc1;
@@ -302,8 +303,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
 
     private void handle(WorkCompletion wc) {
         if (wc.status != WcStatus.SUCCESS) {
-            throw new VerbsException(Errno.EIO, role + ": completion failed: " + wc.status.str() + " (" + wc.status.value()
-                    + ") for wr_id " + (wc.wrId & ~SEND_WR_ID));
+            throw failed(role, wc);
         }
         if (wc.opcode == WcOpcode.RECV) {
             long n = wc.wrId;
@@ -321,6 +321,17 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         }
     }
 
+    /** A failed completion as the tool says it: which message, the ibv status, and for a retry error the likely cause. */
+    static VerbsException failed(String role, WorkCompletion wc) {
+        String which = (wc.wrId & SEND_WR_ID) != 0 ? "the send of message " + (wc.wrId & ~SEND_WR_ID) : "receive " + wc.wrId;
+        return new VerbsException(Errno.EIO, role + ": " + which + " failed: " + wc.status.str() + " (" + wc.status.value() + ")"
+                + switch (wc.status) {
+                    case RETRY_EXC_ERR -> ": the peer stopped acknowledging (it exited, is stopped, or the path is down)";
+                    case RNR_RETRY_EXC_ERR -> ": the peer posted no receive, again and again";
+                    default -> "";
+                });
+    }
+
     /** Busy-polls (perftest's way), or with {@code -e} sleeps on the completion channel. */
     private WorkCompletion nextCompletion() {
         long deadline = System.nanoTime() + config.timeout().toNanos();
@@ -330,8 +341,10 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new VerbsException(Errno.ETIMEDOUT, role + ": no completion within " + config.timeout()
-                        + " (sent " + sendsDone + ", received " + recvsDone + ")");
+                throw new VerbsException(Errno.ETIMEDOUT, role + ": no completion within " + config.timeout().toMillis()
+                        + " ms (sent " + sendsDone + ", received " + recvsDone + "): the peer sent nothing more (it exited, or is"
+                        + " stopped)" + (config.transport() == QpType.RC ? ""
+                                : ", or a message was lost (" + config.transport() + " has no retransmission)"));
             }
             if (channel == null) {
                 Thread.onSpinWait();

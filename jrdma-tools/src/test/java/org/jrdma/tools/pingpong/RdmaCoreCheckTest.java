@@ -129,6 +129,24 @@ class RdmaCoreCheckTest {
         server.handle((ok, stopped) -> null).get(60, TimeUnit.SECONDS); // it waits for a message that never comes
     }
 
+    /** Found in issue 12's pass: it said "no completion within PT3S (sent 0, received 0)". */
+    @Test
+    void aServerWhosePeerLeftAfterTheExchangeSaysSoAfterItsTimeout() throws Exception {
+        int port = FreeLoopback.tcpPort();
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of(jrdma(port, "uc", 9000, 1500)));
+        try {
+            peer("uc", 9000, 3000).client("127.0.0.1", port, (m, size, i) -> {
+                throw new IllegalStateException("the peer leaves before its first send");
+            });
+        } catch (IllegalStateException expected) {
+            // as planned
+        }
+        ToolRun r = server.get(60, TimeUnit.SECONDS);
+        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.err()).as(r.toString()).contains("server: no completion within 1500 ms (sent 0, received 0): the peer sent"
+                + " nothing more (it exited, or is stopped), or a message was lost (UC has no retransmission) (ETIMEDOUT)");
+    }
+
     /** A jrdma end's messages, with byte 100 of message 3 flipped: not a page start, not the marker. */
     private static RdmaCorePingpongPeer.Fill corrupting(int salt) {
         return (m, size, i) -> {
