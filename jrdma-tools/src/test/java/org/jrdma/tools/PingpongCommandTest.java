@@ -91,6 +91,23 @@ class PingpongCommandTest {
                 .contains("is the server running, on port " + port + "?)");
     }
 
+    /** Found in issue 12's pass: "Address already in use" without advice, and "a peer on /[0:0:0:0:0:0:0:0]:P". */
+    @Test
+    void aServerSaysItsPortIsTakenOrThatNoClientCameInPlainWords() throws Exception {
+        try (java.net.ServerSocket holder = new java.net.ServerSocket(0)) {
+            int port = holder.getLocalPort();
+            ToolRun r = ToolRun.of("pingpong", "-d", device, "-p", String.valueOf(port));
+            assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(r.err()).contains("error: listen on TCP port " + port
+                    + " (another program listens there: choose another -p): Address already in use");
+        }
+        int port = FreeLoopback.tcpPort();
+        ToolRun r = ToolRun.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "300");
+        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.err()).contains("error: accept: deadline of 300 ms passed waiting for a peer on TCP port " + port
+                + " (every local address)");
+    }
+
     @Test
     void flagsAreCheckedBeforeAnythingStarts() {
         for (List<String> args : List.of(

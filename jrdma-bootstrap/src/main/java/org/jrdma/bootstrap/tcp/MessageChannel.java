@@ -155,15 +155,22 @@ public final class MessageChannel implements Link {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new ExchangeTimeoutException(ExchangeStep.ACCEPT, timeout,
-                            "waiting for a peer on " + server.socket().getLocalSocketAddress());
+                            "waiting for a peer on " + listening(server));
                 }
                 selector.selectedKeys().clear();
                 selector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
                 failIfInterrupted(ExchangeStep.ACCEPT);
             }
         } catch (IOException e) {
-            throw new ExchangeIoException("accept on " + server.socket().getLocalSocketAddress(), e);
+            throw new ExchangeIoException("accept on " + listening(server), e);
         }
+    }
+
+    /** "TCP port 18515 (every local address)" or "TCP 127.0.0.1:18515", not Java's "/[0:0:0:0:0:0:0:0]:18515". */
+    private static String listening(ServerSocketChannel server) {
+        InetAddress a = server.socket().getInetAddress();
+        int port = server.socket().getLocalPort();
+        return a == null || a.isAnyLocalAddress() ? "TCP port " + port + " (every local address)" : "TCP " + hostPort(a.getHostAddress(), port);
     }
 
     /** Connects before {@code deadlineNanos}; IOException means "try the next address". */

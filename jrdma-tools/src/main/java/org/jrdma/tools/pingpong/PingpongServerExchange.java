@@ -59,7 +59,8 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
                 serverSocket = s;
             } catch (IOException e) {
                 closeQuietly(s);
-                throw new ExchangeIoException("listen on TCP port " + port, e);
+                throw new ExchangeIoException("listen on TCP port " + port
+                        + (e instanceof java.net.BindException ? " (another program listens there: choose another -p)" : ""), e);
             }
         }
         return boundPort;
