@@ -108,6 +108,18 @@ class PingpongCommandTest {
                 + " (every local address)");
     }
 
+    /** Found in issue 12's pass: "received 1000 bytes, expected 4096" did not say what to do. */
+    @Test
+    void sidesWithDifferentSizesAreToldToUseTheSameSize() throws Exception {
+        int port = FreeLoopback.tcpPort();
+        List<String> server = List.of("pingpong", "-d", device, "-p", String.valueOf(port), "-s", "4096", "-n", "3", "--timeout-ms", "1500");
+        List<String> client = List.of("pingpong", "-d", device, "-p", String.valueOf(port), "-s", "1000", "-n", "3", "--timeout-ms", "1500",
+                "127.0.0.1");
+        ToolRun s = ToolRun.serverAndClient(server, client, 60)[0];
+        assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(s.err()).contains("server: received 1000 bytes, expected 4096: does the peer run with -s 1000? Both sides need the same -s");
+    }
+
     @Test
     void flagsAreCheckedBeforeAnythingStarts() {
         for (List<String> args : List.of(

@@ -309,7 +309,8 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
             long n = wc.wrId;
             if (wc.byteLen != config.receiveBytes()) {
                 throw new VerbsException(Errno.EIO, role + ": received " + wc.byteLen + " bytes, expected " + config.receiveBytes()
-                        + (grh > 0 ? " (the GRH and " + config.size() + ")" : ""));
+                        + (grh > 0 ? " (the GRH and " + config.size() + ")" : "") + ": does the peer run with -s "
+                        + (wc.byteLen - grh) + "? Both sides need the same -s");
             }
             if (check != null) {
                 check.received(recvBuf, (n % slots) * slotBytes + grh, recvsDone);
@@ -328,6 +329,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                 + switch (wc.status) {
                     case RETRY_EXC_ERR -> ": the peer stopped acknowledging (it exited, is stopped, or the path is down)";
                     case RNR_RETRY_EXC_ERR -> ": the peer posted no receive, again and again";
+                    case REM_INV_REQ_ERR, LOC_LEN_ERR -> ": both sides need the same -s and -m";
                     default -> "";
                 });
     }

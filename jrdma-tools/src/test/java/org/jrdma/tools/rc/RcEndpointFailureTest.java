@@ -23,6 +23,8 @@ class RcEndpointFailureTest {
                         + " acknowledging (it exited, is stopped, or the path is down) (EIO)");
         assertThat(RcEndpoint.failed("server", wc(RcEndpoint.SEND_WR_ID | 3, WcStatus.RNR_RETRY_EXC_ERR)))
                 .hasMessageContaining("the send of message 3 failed: RNR retry counter exceeded (13): the peer posted no receive");
+        assertThat(RcEndpoint.failed("server", wc(0, WcStatus.REM_INV_REQ_ERR))) // -m 4096 against -m 256
+                .hasMessage("server: receive 0 failed: remote invalid request error (9): both sides need the same -s and -m (EIO)");
         assertThat(RcEndpoint.failed("server", wc(40, WcStatus.WR_FLUSH_ERR)))
                 .hasMessage("server: receive 40 failed: Work Request Flushed Error (5) (EIO)");
     }
