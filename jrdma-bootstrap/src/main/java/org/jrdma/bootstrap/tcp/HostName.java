@@ -13,8 +13,12 @@ final class HostName {
     private HostName() {
     }
 
-    /** Returns {@code host} if it is one, else throws naming the port it carries. */
+    /** Returns {@code host} if it is one, else throws naming what is wrong (empty, or a port in it). */
     static String check(String host) {
+        if (host.isBlank()) {
+            // the JDK would take "" for the loopback address and connect there
+            throw new InvalidFieldException("host", "is empty: give the server's name or address");
+        }
         String port = portIn(host);
         if (port != null) {
             String bare = host.startsWith("[") ? host.substring(1, host.indexOf(']')) : host.substring(0, host.indexOf(':'));

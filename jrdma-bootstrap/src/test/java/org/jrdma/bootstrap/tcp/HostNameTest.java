@@ -35,6 +35,15 @@ class HostNameTest {
                 .isInstanceOf(InvalidFieldException.class).hasMessage(expected);
     }
 
+    /** Found in issue 12's pass: the JDK resolves "" to the loopback address, so "jrdma pingpong ''" connected there. */
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "\t"})
+    void anEmptyHostIsRefused(String host) {
+        assertThatThrownBy(() -> TcpExchange.client(host, 18515, TcpOptions.rcPingpong())).isInstanceOf(InvalidFieldException.class)
+                .hasMessage("host: is empty: give the server's name or address");
+        assertThatThrownBy(() -> MessageChannel.connectTo(host, 18515, SHORT)).hasMessage("host: is empty: give the server's name or address");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"127.0.0.1", "::1", "[::1]", "localhost", "0:0:0:0:0:0:0:1"})
     void everyHostFormWithoutAPortConnects(String host) throws Exception {
