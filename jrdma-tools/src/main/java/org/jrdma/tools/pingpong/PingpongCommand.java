@@ -46,7 +46,7 @@ public final class PingpongCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "HOST", description = "The server to connect to (omit to be the server).")
     String host;
 
-    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}; 0 on a server: a free one, printed).")
     int port;
 
     @Option(names = {"-g", "--gid-idx"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}; RoCE needs a GRH).")
@@ -66,11 +66,12 @@ public final class PingpongCommand implements Callable<Integer> {
             description = "Transport: rc (ibv_rc_pingpong), uc (ibv_uc_pingpong) or ud (ibv_ud_pingpong) (default: ${DEFAULT-VALUE}).")
     String transport;
 
-    @Option(names = {"-c", "--chk"}, description = {"Validate every received message: a jrdma peer's byte for byte;",
-            "ibv_rc_pingpong -c's echoes of ours byte for byte, its first message by its rule (a zero at each page start)."})
+    @Option(names = {"-c", "--chk"}, description = "Validate every received message: a jrdma peer's byte for byte; rdma-core's"
+            + " (ibv_*_pingpong -c) echoes of ours byte for byte, and its first message by its rule (a zero at each page start).")
     boolean check;
 
-    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion.")
+    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion"
+            + " (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
     @Option(names = "--psk-file", paramLabel = "FILE",
