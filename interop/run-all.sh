@@ -2,6 +2,7 @@
 # Every interop case against Linux Soft-RoCE (rdma_rxe) and rdma-core/perftest/rdmacm-utils in
 # the lab's QEMU guest, each in both roles, then a pass/fail table — one command (issue 7):
 #   pingpong rc/uc/ud  <->  ibv_rc_pingpong -g 1 / ibv_uc_pingpong / ibv_ud_pingpong
+#   pingpong -c rc/uc/ud  <->  the same with -c (rdma-core's page-start zeros; 9000 B = 3 pages on rc/uc)
 #   perf write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat  <->  Debian perftest ("6.06")
 #   perf ... -R        <->  ib_* -R (perftest's rdma_cm mode: CM-connected exchange and test QPs, no TCP)
 #   rping -V           <->  rping -V (connection manager on QP1, no TCP; both sides check the data)
@@ -22,6 +23,9 @@ lab_up
 pp=${PP_ITERS:-50}
 
 pingpong_cases pingpong lab "$gidx" "$pp" rc uc ud
+# -c (issue 12, item 6): both roles; rc/uc over 3 pages (page starts 0, 4096, 8192), ud in one MTU
+SIZE=9000 PP_FLAGS=-c pingpong_cases pingpong_chk lab "$gidx" "$pp" rc uc
+PP_FLAGS=-c pingpong_cases pingpong_chk lab "$gidx" "$pp" ud
 
 perf_cases perf lab "$gidx" write_bw read_bw send_bw atomic_bw send_lat write_lat read_lat atomic_lat
 # perftest -R: the connection manager connects an exchange QP and the test QP, no TCP

@@ -90,7 +90,9 @@ counter_diff() { # before-file after-file: the counters that moved, except the p
 #                      (PEER=10.77.0.2 unless set: fd77::2 for rping over IPv6)
 #   SERVER_SIDE=jrdma: jrdma JRDMA_ARGS is the server; GUEST_CMD (which must end with the
 #                      server address 10.77.0.1) is the client in g1, started once jrdma listens
-# Passes when both ends exit 0 and every RoCEv2 frame of the capture has a valid ICRC.
+# Passes when both ends exit 0, every RoCEv2 frame of the capture has a valid ICRC, and the rxe
+# tool did not report bad data (ibv_*_pingpong -c's server prints "invalid data in page N" and
+# still exits 0).
 run() {
   local name=$1 side=$2 gcmd=$3; shift 3
   local job="${name}-$$-$RANDOM" jrc grc jpid
@@ -124,7 +126,8 @@ run() {
   retx=$(awk '/^# retransmitted/{getline; print $1}' "$rep")
   moved=$(counter_diff "$out/$name.cnt0" "$out/$name.cnt1")
   verdict=PASS
-  if [ "$jrc" != 0 ] || [ "$grc" != 0 ] || [ "${bad:-1}" != 0 ] || [ "${frames:-0}" = 0 ]; then verdict=FAIL; fail=1; fi
+  if [ "$jrc" != 0 ] || [ "$grc" != 0 ] || [ "${bad:-1}" != 0 ] || [ "${frames:-0}" = 0 ] \
+     || grep -q 'invalid data in page' "$out/$name.rxe.txt"; then verdict=FAIL; fail=1; fi
   echo "   jrdma exit $jrc, rxe tool exit $grc; RoCEv2 frames: $ops; ${frames:-0} valid ICRC, ${bad:-?} invalid; retransmitted ${retx:-?}"
   [ -n "$moved" ] && echo "   rxe counters moved: $moved"
   if [ "$verdict" = FAIL ] || [ "${VERBOSE:-0}" = 1 ]; then
@@ -141,7 +144,8 @@ run() {
 # pingpong_cases PREFIX DEVICE GIDX ITERS TRANSPORT...: jrdma pingpong on soft device DEVICE
 # against ibv_<t>_pingpong -g GIDX in g1, both roles, per transport (rc, uc, ud). rc: 4001 B at
 # MTU 1024 (FIRST, MIDDLE x2, LAST with pad 3); uc: 4096 B; ud: 1000 B, one packet a message
-# (ibv_ud_pingpong has no -m: it takes the port's active MTU). SIZE overrides the size.
+# (ibv_ud_pingpong has no -m: it takes the port's active MTU). SIZE overrides the size; PP_FLAGS
+# go to both sides (e.g. -c: the rxe server checks its page starts, jrdma every message).
 pingpong_cases() {
   local prefix=$1 dev=$2 g=$3 n=$4 t size opts cmd
   shift 4
@@ -152,8 +156,8 @@ pingpong_cases() {
       ud) size=${SIZE:-1000}; opts="-s $size" ;;
       *) echo "pingpong_cases: no transport $t"; return 1 ;;
     esac
-    cmd="ibv_${t}_pingpong -d rxe0 -g $g -n $n $opts"
-    local j=(pingpong -d "$dev" --transport "$t" -n "$n" -s "$size" -m 1024 --timeout-ms 30000)
+    cmd="ibv_${t}_pingpong -d rxe0 -g $g -n $n $opts${PP_FLAGS:+ $PP_FLAGS}"
+    local j=(pingpong -d "$dev" --transport "$t" -n "$n" -s "$size" -m 1024 --timeout-ms 30000 ${PP_FLAGS:-})
     run "${prefix}_${t}_rxe_server" rxe "$cmd" "${j[@]}"
     # a guest client reaches the jrdma server's TCP exchange at 10.77.0.1 (IPv4 for lab6 too)
     run "${prefix}_${t}_jrdma_server" jrdma "$cmd 10.77.0.1" "${j[@]}"

@@ -12,6 +12,11 @@ public record ExchangeEvent(Phase phase, long nanoTime, String detail) {
     public enum Phase {
         /** A TCP server is bound and waits for its one peer; detail is the local address. */
         LISTENING,
+        /**
+         * A TCP client found nobody listening and will try again until its deadline: said once,
+         * at the first refusal; detail says where and until when.
+         */
+        RETRYING,
         /** The channel to the peer is up; detail is the peer address. */
         CONNECTED,
         /** The local message is out (written, or renamed into place). */

@@ -117,8 +117,8 @@ class DemoTest {
 
         err = new StringWriter();
         code = Main.run(new String[] {"demo", "-m", "1000"}, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
-        assertThat(code).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(err.toString()).contains("mtu");
+        assertThat(code).isEqualTo(Main.EXIT_USAGE); // a usage error like the others (it was exit 1, "malformed mtu")
+        assertThat(err.toString()).contains("--mtu 1000 is not a path MTU: must be 256, 512, 1024, 2048 or 4096");
     }
 
     @Test

@@ -76,6 +76,27 @@ class PskToolsTest {
         }
     }
 
+    /** AUTH-02 both ways: the plain side says the peer speaks jrdma-psk (it said "'J' at offset 0 is not a hex digit"). */
+    @Test
+    void aPlainPingpongFacingAKeyedOneSaysSoOnBothSides() throws Exception {
+        Path k = key("k", 1, "rw-------");
+        for (boolean keyedServer : new boolean[] {true, false}) {
+            int port = FreeLoopback.tcpPort();
+            List<String> common = List.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "20000", "-n", "5");
+            List<String> server = new ArrayList<>(common);
+            List<String> client = new ArrayList<>(common);
+            (keyedServer ? server : client).addAll(List.of("--psk-file", k.toString()));
+            client.add("127.0.0.1");
+            ToolRun[] r = ToolRun.serverAndClient(server, client, 60);
+            ToolRun plain = keyedServer ? r[1] : r[0];
+            ToolRun keyed = keyedServer ? r[0] : r[1];
+            assertThat(plain.code()).as(plain.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(plain.err()).as(plain.toString()).contains("malformed protocol: the peer speaks jrdma-psk (it runs with"
+                    + " --psk-file), this side the plain exchange: both must use the same mode");
+            assertThat(keyed.code()).as(keyed.toString()).isEqualTo(Main.EXIT_FAILURE);
+        }
+    }
+
     @Test
     void aKeyFileOthersMayReadIsRefusedBeforeAnythingStarts() throws Exception {
         for (String mode : List.of("rw-r--r--", "rw-rw----", "rw----r--")) {

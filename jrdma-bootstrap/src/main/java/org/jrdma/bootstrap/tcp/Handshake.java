@@ -32,7 +32,7 @@ final class Handshake {
 
         channel.writeAll(mine, options.ioTimeout(), "our " + codec.name() + " message");
         listener.emit(Phase.SENT, mine.length + " bytes");
-        channel.readExactly(theirs, options.ioTimeout(), what, codec::checkPrefix);
+        channel.readExactly(theirs, options.ioTimeout(), what, PlainPeerCheck.of(codec));
         ConnInfo peer = checkBinding(codec.decode(theirs), channel, options);
 
         if (options.doneTerminator()) {

@@ -13,9 +13,14 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
+import org.jrdma.bootstrap.ExchangeEvent.Phase;
 import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.PeerClosedException;
@@ -57,22 +62,39 @@ public final class MessageChannel implements Link {
     private static final long REFUSED_BACKOFF_FIRST_NANOS = 10_000_000L;
     private static final long REFUSED_BACKOFF_MAX_NANOS = 200_000_000L;
 
+    private static final System.Logger LOG = System.getLogger(MessageChannel.class.getName());
+    /** Where {@link #connectTo(String, int, Duration)} says that it is retrying: the platform logger. */
+    private static final ExchangeListener LOG_RETRYING = e -> {
+        if (e.phase() == Phase.RETRYING) {
+            LOG.log(System.Logger.Level.INFO, e.detail());
+        }
+    };
+
+    /** {@link #connectTo(String, int, Duration, ExchangeListener)}, saying that it retries on the platform logger. */
+    public static MessageChannel connectTo(String host, int port, Duration timeout) {
+        return connectTo(host, port, timeout, LOG_RETRYING);
+    }
+
     /**
      * Connects to the first address of {@code host} that accepts, within {@code timeout}. Refused
      * everywhere: the server may not be listening <em>yet</em> (two processes started together),
      * so it is tried again with a growing pause until the deadline, as a person would, rather
-     * than failing on a race; anything other than a refusal fails at once.
+     * than failing on a race; anything other than a refusal fails at once. The first refusal
+     * that will be retried is told to {@code events} once ({@link Phase#RETRYING}: where, and
+     * until when), so nobody waits in silence; the final failure says how long it tried.
      */
-    public static MessageChannel connectTo(String host, int port, Duration timeout) {
+    public static MessageChannel connectTo(String host, int port, Duration timeout, ExchangeListener events) {
         InetAddress[] addresses;
         try {
             // Name resolution has no deadline of its own in the JDK; a literal address never waits.
-            addresses = InetAddress.getAllByName(host);
+            addresses = InetAddress.getAllByName(HostName.check(host));
         } catch (UnknownHostException e) {
-            throw new ExchangeIoException("resolve " + host, e);
+            throw new ExchangeIoException("resolve " + host + HostName.hint(host), e);
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
         long backoffNanos = REFUSED_BACKOFF_FIRST_NANOS;
+        boolean told = false;
         while (true) {
             IOException failure = null;
             for (InetAddress address : addresses) {
@@ -95,13 +117,28 @@ public final class MessageChannel implements Link {
             }
             boolean refusedOnly = failure instanceof ConnectException
                     && Arrays.stream(failure.getSuppressed()).allMatch(e -> e instanceof ConnectException);
-            if (!refusedOnly || deadline - System.nanoTime() <= backoffNanos) {
-                throw new ExchangeIoException("connect to " + host + ":" + port, failure);
+            if (!refusedOnly) {
+                throw new ExchangeIoException("connect to " + hostPort(host, port), failure);
+            }
+            if (deadline - System.nanoTime() <= backoffNanos) {
+                throw new ExchangeIoException(String.format(Locale.ROOT, "connect to %s: refused (tried for %.1f s; is the server"
+                        + " running, on port %d?)", hostPort(host, port), (System.nanoTime() - start) / 1e9, port), failure);
+            }
+            if (!told) {
+                told = true;
+                LocalTime until = LocalTime.now().plusNanos(deadline - System.nanoTime()).truncatedTo(ChronoUnit.SECONDS);
+                events.emit(Phase.RETRYING, String.format(Locale.ROOT, "%s refused the connection: no server listens there yet;"
+                        + " trying again until %s (%.1f s)", hostPort(host, port), until, timeout.toMillis() / 1e3));
             }
             LockSupport.parkNanos(backoffNanos);
             failIfInterrupted(ExchangeStep.CONNECT);
             backoffNanos = Math.min(backoffNanos * 2, REFUSED_BACKOFF_MAX_NANOS);
         }
+    }
+
+    /** host:port, with an IPv6 address in brackets. */
+    private static String hostPort(String host, int port) {
+        return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** Accepts one peer on {@code server} within {@code timeout}, waiting on a selector. */
@@ -118,15 +155,22 @@ public final class MessageChannel implements Link {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new ExchangeTimeoutException(ExchangeStep.ACCEPT, timeout,
-                            "waiting for a peer on " + server.socket().getLocalSocketAddress());
+                            "waiting for a peer on " + listening(server));
                 }
                 selector.selectedKeys().clear();
                 selector.select(Math.max(1, (remaining + 999_999) / 1_000_000));
                 failIfInterrupted(ExchangeStep.ACCEPT);
             }
         } catch (IOException e) {
-            throw new ExchangeIoException("accept on " + server.socket().getLocalSocketAddress(), e);
+            throw new ExchangeIoException("accept on " + listening(server), e);
         }
+    }
+
+    /** "TCP port 18515 (every local address)" or "TCP 127.0.0.1:18515", not Java's "/[0:0:0:0:0:0:0:0]:18515". */
+    private static String listening(ServerSocketChannel server) {
+        InetAddress a = server.socket().getInetAddress();
+        int port = server.socket().getLocalPort();
+        return a == null || a.isAnyLocalAddress() ? "TCP port " + port + " (every local address)" : "TCP " + hostPort(a.getHostAddress(), port);
     }
 
     /** Connects before {@code deadlineNanos}; IOException means "try the next address". */

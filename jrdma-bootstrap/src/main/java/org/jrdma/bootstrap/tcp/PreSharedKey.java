@@ -63,6 +63,11 @@ public final class PreSharedKey {
                 throw new KeyFileException(file, size + " bytes is more than a key (at most " + MAX_BYTES + ")");
             }
             bytes = Files.readAllBytes(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // its message is the bare path, which said nothing ("cannot be read: /path")
+            throw new KeyFileException(file, "no such file (create one: head -c 32 /dev/urandom | base64 > FILE; chmod 600 FILE)", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new KeyFileException(file, "permission denied: this user cannot read it", e);
         } catch (IOException e) {
             throw new KeyFileException(file, "cannot be read: " + e.getMessage(), e);
         }

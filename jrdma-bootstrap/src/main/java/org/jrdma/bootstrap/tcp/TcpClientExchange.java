@@ -15,7 +15,7 @@ public final class TcpClientExchange implements TcpExchange {
     private final TcpOptions options;
 
     TcpClientExchange(String host, int port, TcpOptions options) {
-        this.host = Objects.requireNonNull(host, "host");
+        this.host = HostName.check(Objects.requireNonNull(host, "host")); // before any device is opened
         if (port < 1 || port > 0xFFFF) {
             throw new IllegalArgumentException("port must be 1..65535, not " + port);
         }
@@ -32,7 +32,7 @@ public final class TcpClientExchange implements TcpExchange {
     public Session authenticate(ExchangeListener events) {
         MessageChannel channel = null;
         try {
-            channel = connect();
+            channel = connect(events);
             events.emit(Phase.CONNECTED, channel.peerAddress());
             return TcpSession.open(channel, Handshake.Role.CLIENT, options, events);
         } catch (RuntimeException e) {
@@ -52,7 +52,7 @@ public final class TcpClientExchange implements TcpExchange {
         }
         MessageChannel channel = null;
         try {
-            channel = connect();
+            channel = connect(events);
             events.emit(Phase.CONNECTED, channel.peerAddress());
             return Handshake.run(channel, Handshake.Role.CLIENT, local, options, events);
         } finally {
@@ -61,7 +61,7 @@ public final class TcpClientExchange implements TcpExchange {
         }
     }
 
-    private MessageChannel connect() {
-        return MessageChannel.connectTo(host, port, options.ioTimeout());
+    private MessageChannel connect(ExchangeListener events) {
+        return MessageChannel.connectTo(host, port, options.ioTimeout(), events);
     }
 }

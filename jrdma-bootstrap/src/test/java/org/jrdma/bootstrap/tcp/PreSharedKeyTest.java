@@ -44,7 +44,8 @@ class PreSharedKeyTest {
         assertThatThrownBy(() -> PreSharedKey.load(file("short\n", "rw-------"))).isInstanceOf(KeyFileException.class)
                 .hasMessageContaining("5 key bytes");
         assertThatThrownBy(() -> PreSharedKey.load(file("x".repeat(5000), "rw-------"))).isInstanceOf(KeyFileException.class);
-        assertThatThrownBy(() -> PreSharedKey.load(dir.resolve("absent"))).isInstanceOf(KeyFileException.class);
+        assertThatThrownBy(() -> PreSharedKey.load(dir.resolve("absent"))).isInstanceOf(KeyFileException.class)
+                .hasMessageContaining("absent: no such file (create one: "); // it said "cannot be read: <the path>"
         Path sub = Files.createDirectory(dir.resolve("d"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         assertThatThrownBy(() -> PreSharedKey.load(sub)).isInstanceOf(KeyFileException.class).hasMessageContaining("not a regular file");
     }

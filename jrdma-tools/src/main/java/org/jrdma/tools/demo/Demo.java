@@ -109,9 +109,9 @@ public final class Demo {
             }
             await(go);
             for (long i = 0; i < config.iters(); i++) {
-                server.serverRound(i, CLIENT_SALT);
+                server.serverRound(i);
             }
-            server.drainSends(config.iters(), CLIENT_SALT);
+            server.drainSends(config.iters());
         });
         Thread clientThread = side("client", failure, () -> {
             if (cm != null) {
@@ -123,7 +123,7 @@ public final class Demo {
             long t0 = System.nanoTime();
             for (int i = 0; i < config.iters(); i++) {
                 long s = System.nanoTime();
-                client.clientRound(i, SERVER_SALT);
+                client.clientRound(i);
                 rtts[i] = System.nanoTime() - s;
             }
             dataNanos[0] = System.nanoTime() - t0;

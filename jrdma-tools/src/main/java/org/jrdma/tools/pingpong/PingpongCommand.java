@@ -9,6 +9,7 @@ import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.bootstrap.tcp.PreSharedKey;
 import org.jrdma.bootstrap.tcp.TcpSecurity;
+import org.jrdma.bootstrap.tcp.TcpServerExchange;
 import org.jrdma.tools.Main;
 import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
@@ -26,8 +27,9 @@ import picocli.CommandLine.Parameters;
  * the server and waits for one client on TCP {@code -p}; with a host it is the client. The TCP
  * exchange carries rc_pingpong's 52-byte messages and "done" in rc_pingpong's order (the server
  * reads, connects its QP, then answers), then the socket is closed and every byte moves by RDMA
- * SEND/RECV. With {@code -c} every message is verified against
- * jrdma's pattern (so both ends must be jrdma); without it, either end may be ibv_rc_pingpong.
+ * SEND/RECV. Either end may be ibv_rc_pingpong, with or without {@code -c}: with it every
+ * received message is checked — a jrdma peer's byte for byte, an rdma-core peer's as rdma-core's
+ * {@code -c} means it (see {@code MessageCheck}).
  * {@code --transport uc|ud} makes it ibv_uc_pingpong or ibv_ud_pingpong (same exchange; UD
  * messages fit in one MTU and land after the 40-byte GRH area of each receive).
  */
@@ -44,7 +46,7 @@ public final class PingpongCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "HOST", description = "The server to connect to (omit to be the server).")
     String host;
 
-    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}; 0 on a server: a free one, printed).")
     int port;
 
     @Option(names = {"-g", "--gid-idx"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}; RoCE needs a GRH).")
@@ -64,10 +66,12 @@ public final class PingpongCommand implements Callable<Integer> {
             description = "Transport: rc (ibv_rc_pingpong), uc (ibv_uc_pingpong) or ud (ibv_ud_pingpong) (default: ${DEFAULT-VALUE}).")
     String transport;
 
-    @Option(names = {"-c", "--chk"}, description = "Verify every received byte (both ends must be jrdma: the bytes are jrdma's pattern).")
+    @Option(names = {"-c", "--chk"}, description = "Validate every received message: a jrdma peer's byte for byte; rdma-core's"
+            + " (ibv_*_pingpong -c) echoes of ours byte for byte, and its first message by its rule (a zero at each page start).")
     boolean check;
 
-    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion.")
+    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion"
+            + " (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
     @Option(names = "--psk-file", paramLabel = "FILE",
@@ -75,7 +79,7 @@ public final class PingpongCommand implements Callable<Integer> {
     java.nio.file.Path pskFile;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         if (gidIndex != 0) {
             throw rc.usage("--gid-idx: soft devices have one GID, index 0");
         }
@@ -99,23 +103,67 @@ public final class PingpongCommand implements Callable<Integer> {
             throw rc.usage("--size " + config.size() + " is larger than the MTU " + config.mtu().bytes()
                     + ": a UD message is one packet (ibv_ud_pingpong refuses it too)");
         }
-        int iters = config.iters();
-        int size = config.size();
+        boolean server = host == null;
+        if (!server && port == 0) {
+            throw rc.usage("--port 0 is for a server (it takes a free port and prints it); a client needs the server's port");
+        }
         PrintWriter out = spec.commandLine().getOut();
         Device dev = Verbs.device(config.device());
-        boolean server = host == null;
-        TcpOptions options = TcpOptions.rcPingpong().withTimeout(config.timeout());
-        // The server reads the client's message and connects its QP before answering, as
-        // rdma-core's server does (see PingpongServerExchange); the client is the bootstrap's.
-        Exchange exchange = server ? new PingpongServerExchange(port, config.timeout()) : TcpExchange.client(host, port, options);
+        Exchange exchange = exchange(server, config.timeout(), out);
+        try {
+            run(server, dev, config, exchange, out);
+        } finally {
+            if (exchange instanceof AutoCloseable listening) {
+                listening.close(); // a server that failed before its exchange stops listening
+            }
+        }
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * The server listens at once (a port in use is said before a device is opened; rc_pingpong
+     * binds port 0 too, to a port nobody is told — we print it); the client connects later.
+     */
+    private Exchange exchange(boolean server, Duration timeout, PrintWriter out) {
+        TcpOptions options = TcpOptions.rcPingpong().withTimeout(timeout);
         if (pskFile != null) {
             // Authenticated (AUTH-01): both sides prove the key before any QP exists; the
             // bootstrap's server keeps rdma-core's order (QP at RTS before it answers).
             options = options.withSecurity(TcpSecurity.psk(PreSharedKey.load(pskFile)));
-            exchange = server ? TcpExchange.server(port, options) : TcpExchange.client(host, port, options);
         }
+        if (!server) {
+            return TcpExchange.client(host, port, options);
+        }
+        int listening;
+        Exchange exchange;
+        if (pskFile != null) {
+            TcpServerExchange s = TcpExchange.server(port, options).bind();
+            listening = s.localPort();
+            exchange = s;
+        } else {
+            // The server reads the client's message and connects its QP before answering, as
+            // rdma-core's server does (see PingpongServerExchange).
+            PingpongServerExchange s = new PingpongServerExchange(port, timeout);
+            listening = s.bind();
+            exchange = s;
+        }
+        if (port == 0) {
+            out.println("  listening on TCP port " + listening + " (-p 0: a free port; give the client -p " + listening + ")");
+            out.flush();
+        }
+        return exchange;
+    }
+
+    private void run(boolean server, Device dev, EndpointConfig config, Exchange exchange, PrintWriter out) {
+        int iters = config.iters();
+        int size = config.size();
         try (RcEndpoint side = new RcEndpoint(dev, server ? "server" : "client",
                 server ? RcEndpoint.SERVER_SALT : RcEndpoint.CLIENT_SALT, config)) {
+            PrintWriter err = spec.commandLine().getErr();
+            side.withNotices(line -> {
+                err.println(spec.qualifiedName() + ": " + line);
+                err.flush();
+            });
             side.connect(exchange);
             out.println("  local address:  " + side.local);
             out.println("  remote address: " + side.remote);
@@ -123,22 +171,21 @@ public final class PingpongCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             for (long i = 0; i < iters; i++) {
                 if (server) {
-                    side.serverRound(i, RcEndpoint.CLIENT_SALT);
+                    side.serverRound(i);
                 } else {
-                    side.clientRound(i, RcEndpoint.SERVER_SALT);
+                    side.clientRound(i);
                 }
             }
             if (server) {
-                side.drainSends(iters, RcEndpoint.CLIENT_SALT);
+                side.drainSends(iters);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
             long bytes = 2L * size * iters;
             out.printf(Locale.ROOT, "%d bytes in %.2f seconds = %.2f Mbit/sec%n", bytes, seconds, bytes * 8 / (seconds * 1e6));
             out.printf(Locale.ROOT, "%d iters in %.2f seconds = %.2f usec/iter%n", iters, seconds, seconds * 1e6 / iters);
             if (check) {
-                out.printf("%d messages verified%n", side.verified());
+                out.println(side.checkSummary());
             }
         }
-        return Main.EXIT_OK;
     }
 }

@@ -1,16 +1,22 @@
 package org.jrdma.tools.pingpong;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.ExchangeEvent.Phase;
+import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PingpongTextCodec;
 import org.jrdma.bootstrap.RcConnector;
-import org.jrdma.tools.perf.PerfChannel;
+import org.jrdma.bootstrap.tcp.MessageChannel;
+import org.jrdma.bootstrap.tcp.PlainPeerCheck;
 
 /**
  * The server's side of ibv_{rc,uc,ud}_pingpong's TCP exchange in rdma-core's own order
@@ -23,11 +29,13 @@ import org.jrdma.tools.perf.PerfChannel;
  * the ping-pong stalled (2 runs in 5 against ibv_uc_pingpong on the rxe lab, and jrdma against
  * itself under load); on RC rxe retries it after its 67 ms ACK timeout.
  */
-final class PingpongServerExchange implements RcConnector.PeerFirstExchange {
+final class PingpongServerExchange implements RcConnector.PeerFirstExchange, AutoCloseable {
     private static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
 
     private final int port;
     private final Duration timeout;
+    private ServerSocketChannel serverSocket;
+    private int boundPort = -1;
 
     /** {@code timeout} bounds the accept and each read and write, as the bootstrap's TcpOptions do. */
     PingpongServerExchange(int port, Duration timeout) {
@@ -35,30 +43,80 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange {
         this.timeout = timeout;
     }
 
+    /**
+     * Listens now (every local address, SO_REUSEADDR, backlog 1, as rc_pingpong), so that a port
+     * taken is said before any device is opened and port 0's choice is known; returns the port.
+     */
+    synchronized int bind() {
+        if (serverSocket == null) {
+            InetSocketAddress address = new InetSocketAddress(port);
+            ServerSocketChannel s = null;
+            try {
+                s = ServerSocketChannel.open();
+                s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+                s.bind(address, 1);
+                boundPort = s.socket().getLocalPort();
+                serverSocket = s;
+            } catch (IOException e) {
+                closeQuietly(s);
+                throw new ExchangeIoException("listen on TCP port " + port
+                        + (e instanceof java.net.BindException ? " (another program listens there: choose another -p)" : ""), e);
+            }
+        }
+        return boundPort;
+    }
+
     @Override
     public ConnInfo exchange(ConnInfo local, ExchangeListener listener, Consumer<ConnInfo> beforeReply) {
         PingpongTextCodec codec = PingpongTextCodec.INSTANCE;
-        PerfChannel channel = null;
+        MessageChannel channel = null;
         try {
-            listener.emit(Phase.LISTENING, "port " + port);
-            channel = PerfChannel.accept(port, timeout);
+            try (ServerSocketChannel server = takeListener()) { // one client, then nobody else may connect
+                listener.emit(Phase.LISTENING, "port " + boundPort);
+                channel = MessageChannel.of(MessageChannel.acceptOne(server, timeout));
+            } catch (IOException e) {
+                throw new ExchangeIoException("close the listening socket", e);
+            }
             listener.emit(Phase.CONNECTED, "");
             byte[] theirs = new byte[codec.size()];
-            channel.read(theirs, timeout, "peer's " + codec.name() + " message", codec::checkPrefix);
+            channel.readExactly(theirs, timeout, "peer's " + codec.name() + " message", PlainPeerCheck.of(codec));
             ConnInfo peer = codec.decode(theirs);
             beforeReply.accept(peer); // the QP reaches RTS here, before the client can send
             byte[] mine = codec.encode(local);
-            channel.write(mine, timeout, "our " + codec.name() + " message");
+            channel.writeAll(mine, timeout, "our " + codec.name() + " message");
             listener.emit(Phase.SENT, mine.length + " bytes");
             byte[] done = new byte[DONE.length];
-            channel.read(done, timeout, "peer's \"done\"", PingpongServerExchange::checkDone);
+            channel.readExactly(done, timeout, "peer's \"done\"", PingpongServerExchange::checkDone);
             listener.emit(Phase.RECEIVED, theirs.length + " bytes");
             return peer;
         } finally {
-            if (channel != null) {
-                channel.close();
-            }
+            closeQuietly(channel);
+            close();
             listener.emit(Phase.CLOSED, "");
+        }
+    }
+
+    private synchronized ServerSocketChannel takeListener() {
+        bind();
+        ServerSocketChannel s = serverSocket;
+        serverSocket = null;
+        return s;
+    }
+
+    /** Stops listening if the exchange never ran. */
+    @Override
+    public synchronized void close() {
+        closeQuietly(serverSocket);
+        serverSocket = null;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // best effort: the exchange already has its result or its error
+            }
         }
     }
 

@@ -4,8 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The bytes of message {@code iteration} from side {@code salt}: every message differs from
- * the one before, so a stale, duplicated or misplaced delivery fails verification.
+ * The body bytes of message {@code iteration} from side {@code salt} ({@link PingpongMessage}
+ * lays the page-start zeros and the marker over them): every message differs from the one
+ * before, so a stale, duplicated or misplaced delivery fails verification.
  */
 final class Pattern {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -27,21 +28,5 @@ final class Pattern {
         for (; i < size; i++) {
             seg.set(ValueLayout.JAVA_BYTE, offset + i, (byte) word(iteration, salt, i));
         }
-    }
-
-    /** Returns the index of the first wrong byte, or -1. */
-    static long verify(MemorySegment seg, long offset, int size, long iteration, int salt) {
-        long i = 0;
-        for (; i + 8 <= size; i += 8) {
-            if (seg.get(LONG, offset + i) != word(iteration, salt, i)) {
-                return i;
-            }
-        }
-        for (; i < size; i++) {
-            if (seg.get(ValueLayout.JAVA_BYTE, offset + i) != (byte) word(iteration, salt, i)) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

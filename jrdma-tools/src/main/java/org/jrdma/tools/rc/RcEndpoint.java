@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.bootstrap.ConnectListener;
 import org.jrdma.bootstrap.Exchange;
@@ -22,6 +23,7 @@ import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
@@ -42,7 +44,7 @@ import org.jrdma.verbs.WrOpcode;
  * Records the time of every phase so the demo can print it and a test can check the order.
  */
 public final class RcEndpoint implements AutoCloseable, ConnectListener {
-    private static final long SEND_WR_ID = 1L << 62;
+    static final long SEND_WR_ID = 1L << 62;
     /** Pattern salts: each direction's bytes differ, so an echo of one's own data fails. */
     public static final int SERVER_SALT = 0x5e;
     public static final int CLIENT_SALT = 0xc1;
@@ -68,11 +70,13 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     private final RecvWorkRequest recvWr = new RecvWorkRequest();
     private final Sge sendSge = new Sge();
     private final Sge recvSge = new Sge();
+    /** With {@code -c}: what every received message must be; null without. */
+    private final MessageCheck check;
     private RcConnection connection;
+    private volatile Consumer<String> notices = line -> { };
     private boolean armed;
     private long sendsDone;
     private long recvsDone;
-    private long verified;
 
     // Phase times (System.nanoTime), written by this side's thread, read after latches.
     public volatile long startNanos;
@@ -88,9 +92,11 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     public final CountDownLatch exchanged = new CountDownLatch(1);
     public final CountDownLatch closed = new CountDownLatch(1);
     public final CountDownLatch ready = new CountDownLatch(1);
-    volatile long firstPeerMismatch = -1;
-
+    /** {@code salt} is {@link #SERVER_SALT} or {@link #CLIENT_SALT}: the role this side plays in the loop. */
     public RcEndpoint(Device device, String role, int salt, EndpointConfig config) {
+        if (salt != SERVER_SALT && salt != CLIENT_SALT) {
+            throw new IllegalArgumentException("salt must be SERVER_SALT or CLIENT_SALT, not " + salt);
+        }
         this.role = role;
         this.salt = salt;
         this.config = config;
@@ -105,6 +111,16 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         this.recvBuf = arena.allocate((long) slotBytes * slots, 64);
         this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE);
         this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
+        boolean server = salt == SERVER_SALT;
+        this.check = config.verify()
+                ? new MessageCheck(role, server, salt, server ? CLIENT_SALT : SERVER_SALT, config.size(), arena)
+                : null;
+    }
+
+    /** Where the exchange's notices go (a client retrying a refused connect says so once); none by default. */
+    public RcEndpoint withNotices(Consumer<String> sink) {
+        this.notices = java.util.Objects.requireNonNull(sink, "sink");
+        return this;
     }
 
     public Context context() {
@@ -193,6 +209,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                 closedNanos = e.nanoTime();
                 closed.countDown();
             }
+            case RETRYING -> notices.accept(e.detail());
             default -> {
             }
         }
@@ -239,7 +256,8 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     }
 
     private void postSend(long iteration) {
-        Pattern.fill(sendBuf, 0, config.size(), iteration, salt);
+        // Always this layout, -c or not: an rdma-core peer with -c checks its page-start zeros.
+        PingpongMessage.write(sendBuf, 0, config.size(), iteration, salt);
         sendSge.set(sendMr.addr(), config.size(), sendMr.lkey());
         sendWr.wrId(SEND_WR_ID | iteration).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).sg(sendSge);
         if (connection.peerAh() != null) {
@@ -249,57 +267,71 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     }
 
     /** The client's side of a round trip: send i, then wait for its completion and the reply. */
-    public void clientRound(long i, int peerSalt) {
+    public void clientRound(long i) {
         postSend(i);
         while (sendsDone <= i || recvsDone <= i) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
     }
 
     /** The server's side: wait for message i, then reply (after the previous reply completed). */
-    public void serverRound(long i, int peerSalt) {
+    public void serverRound(long i) {
         while (recvsDone <= i) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
         while (sendsDone < i) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
         postSend(i);
     }
 
-    public void drainSends(long count, int peerSalt) {
+    public void drainSends(long count) {
         while (sendsDone < count) {
-            handle(nextCompletion(), peerSalt);
+            handle(nextCompletion());
         }
     }
 
+    /** Messages checked (0 without {@code -c}). */
     public long verified() {
-        return verified;
+        return check == null ? 0 : check.verified();
     }
 
-    private void handle(WorkCompletion wc, int peerSalt) {
+    /** With {@code -c}, what was checked ("N messages verified", and how when the peer is not jrdma); else null. */
+    public String checkSummary() {
+        return check == null ? null : check.summary();
+    }
+
+    private void handle(WorkCompletion wc) {
         if (wc.status != WcStatus.SUCCESS) {
-            throw new VerbsException(Errno.EIO, role + ": completion failed: " + wc.status.str() + " (" + wc.status.value()
-                    + ") for wr_id " + (wc.wrId & ~SEND_WR_ID));
+            throw failed(role, wc);
         }
         if (wc.opcode == WcOpcode.RECV) {
             long n = wc.wrId;
             if (wc.byteLen != config.receiveBytes()) {
                 throw new VerbsException(Errno.EIO, role + ": received " + wc.byteLen + " bytes, expected " + config.receiveBytes()
-                        + (grh > 0 ? " (the GRH and " + config.size() + ")" : ""));
+                        + (grh > 0 ? " (the GRH and " + config.size() + ")" : "") + ": does the peer run with -s "
+                        + (wc.byteLen - grh) + "? Both sides need the same -s");
             }
-            if (config.verify()) {
-                long bad = Pattern.verify(recvBuf, (n % slots) * slotBytes + grh, config.size(), recvsDone, peerSalt);
-                if (bad >= 0) {
-                    throw new VerbsException(Errno.EIO, role + ": message " + recvsDone + " differs at byte " + bad);
-                }
-                verified++;
+            if (check != null) {
+                check.received(recvBuf, (n % slots) * slotBytes + grh, recvsDone);
             }
             recvsDone++;
             postRecv(qp(), n + config.rxDepth());
         } else {
             sendsDone++;
         }
+    }
+
+    /** A failed completion as the tool says it: which message, the ibv status, and for a retry error the likely cause. */
+    static VerbsException failed(String role, WorkCompletion wc) {
+        String which = (wc.wrId & SEND_WR_ID) != 0 ? "the send of message " + (wc.wrId & ~SEND_WR_ID) : "receive " + wc.wrId;
+        return new VerbsException(Errno.EIO, role + ": " + which + " failed: " + wc.status.str() + " (" + wc.status.value() + ")"
+                + switch (wc.status) {
+                    case RETRY_EXC_ERR -> ": the peer stopped acknowledging (it exited, is stopped, or the path is down)";
+                    case RNR_RETRY_EXC_ERR -> ": the peer posted no receive, again and again";
+                    case REM_INV_REQ_ERR, LOC_LEN_ERR -> ": both sides need the same -s and -m";
+                    default -> "";
+                });
     }
 
     /** Busy-polls (perftest's way), or with {@code -e} sleeps on the completion channel. */
@@ -311,8 +343,10 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new VerbsException(Errno.ETIMEDOUT, role + ": no completion within " + config.timeout()
-                        + " (sent " + sendsDone + ", received " + recvsDone + ")");
+                throw new VerbsException(Errno.ETIMEDOUT, role + ": no completion within " + config.timeout().toMillis()
+                        + " ms (sent " + sendsDone + ", received " + recvsDone + "): the peer sent nothing more (it exited, or is"
+                        + " stopped)" + (config.transport() == QpType.RC ? ""
+                                : ", or a message was lost (" + config.transport() + " has no retransmission)"));
             }
             if (channel == null) {
                 Thread.onSpinWait();

@@ -1,7 +1,9 @@
 package org.jrdma.tools.rc;
 
 import java.time.Duration;
+import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
+import org.jrdma.verbs.Mtu;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -44,7 +46,16 @@ public final class RcFlags {
         if (port < 0 || port > 65535) {
             throw usage("--port must be 0..65535, not " + port);
         }
-        return new EndpointConfig(device, bootstrap, port, size, iters, events, Mtus.of(mtu), timeout, verify);
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw usage("--timeout-ms must be at least 1, not " + timeout.toMillis());
+        }
+        Mtu pathMtu;
+        try {
+            pathMtu = Mtus.of(mtu);
+        } catch (MalformedMessageException e) {
+            throw usage("--mtu " + e.problem()); // a flag is a usage error (exit 2), as the others here
+        }
+        return new EndpointConfig(device, bootstrap, port, size, iters, events, pathMtu, timeout, verify);
     }
 
     public CommandLine.ParameterException usage(String message) {
