@@ -67,10 +67,22 @@ public final class SoftDevice implements Device {
                 + (spec.loopbackFallback() ? " (another 127.0.0.x if taken)" : "");
     }
 
-    /** The device's counters on this host, from the shared counter files (see {@link CounterFile}). */
+    /**
+     * The device's counters on this host, from the shared counter files (see {@link CounterFile}),
+     * plus this process's own when it has the device open and its counters could not be shared.
+     */
     @Override
     public java.util.Map<String, Long> counters() {
-        return SoftHca.hostCounters(spec.name());
+        java.util.Map<String, Long> m = SoftHca.hostCounters(spec.name(), options.statsDir());
+        SoftHca open;
+        synchronized (OPEN) {
+            open = OPEN.get(spec.name());
+        }
+        java.util.Map<String, Long> own = open == null ? null : open.privateCounters();
+        if (own != null) {
+            own.forEach((k, v) -> m.merge(k, v, Long::sum));
+        }
+        return m;
     }
 
     @Override

@@ -76,7 +76,8 @@ public final class SoftHca {
         this.localIpv6 = SoftQp.ipv6(local.getAddress());
         this.localPort = local.getPort();
         this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
-        this.counterFile = CounterFile.create(spec.name(), counterNames()).orElse(null);
+        this.counterFile = options.statsDir() == null ? null
+                : CounterFile.create(options.statsDir(), spec.name(), counterNames()).orElse(null);
         if (counterFile != null) {
             java.lang.foreign.MemorySegment v = counterFile.values();
             long split = Counters.byteSize(QpCounter.class);
@@ -609,9 +610,23 @@ public final class SoftHca {
         }
     }
 
-    /** This device's counters across every process on the host that uses it (see {@link CounterFile}). */
-    static Map<String, Long> hostCounters(String device) {
-        Map<String, Long> m = CounterFile.read(device);
+    /**
+     * This device's counters across every process on the host that uses it (see
+     * {@link CounterFile}), read from {@code statsDir}; empty when it is null.
+     */
+    static Map<String, Long> hostCounters(String device, java.nio.file.Path statsDir) {
+        Map<String, Long> m = statsDir == null ? new java.util.LinkedHashMap<>() : CounterFile.read(statsDir, device);
+        m.remove("drop_none");
+        return m;
+    }
+
+    /** The device counters under their shared names when they are private to this process; null when shared. */
+    Map<String, Long> privateCounters() {
+        if (counterFile != null) {
+            return null;
+        }
+        Map<String, Long> m = counters.snapshot();
+        drops.snapshot().forEach((k, v) -> m.put("drop_" + k, v));
         m.remove("drop_none");
         return m;
     }
