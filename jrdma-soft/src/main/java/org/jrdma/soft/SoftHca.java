@@ -13,6 +13,7 @@ import org.jrdma.soft.mem.Quarantine;
 import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.DatagramsFactory;
+import org.jrdma.soft.net.PcapWriter;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
@@ -63,11 +64,14 @@ public final class SoftHca {
     private final java.util.concurrent.locks.ReentrantLock engineLock = new java.util.concurrent.locks.ReentrantLock();
     private Thread thread;
 
-    private final org.jrdma.soft.net.PcapWriter pcap;
+    private static final System.Logger PCAP_LOG = System.getLogger("org.jrdma.soft.pcap");
+    /** The capture, or null: none asked for, or stopped after a write failed (see {@link #capture}). */
+    private volatile PcapWriter pcap;
+    private long packetsCaptured;
 
     private SoftHca(SoftDeviceSpec spec, SoftOptions options, Datagrams datagrams) {
         this.spec = spec;
-        this.pcap = openPcap(options.pcap());
+        this.pcap = openPcap(spec, options);
         this.options = options;
         this.datagrams = datagrams;
         InetSocketAddress local = datagrams.localAddress();
@@ -109,7 +113,19 @@ public final class SoftHca {
             throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": not an IP address: " + spec.address());
         }
         Datagrams d = bind(spec, options);
-        SoftHca hca = new SoftHca(spec, options, d);
+        SoftHca hca;
+        try {
+            hca = new SoftHca(spec, options, d);
+        } catch (RuntimeException | Error e) {
+            // e.g. a pcap asked for by name that cannot be created: the socket must not stay
+            // bound, or every later open of the device in this process fails with EADDRINUSE
+            try {
+                d.close();
+            } catch (IOException notClosed) {
+                e.addSuppressed(notClosed);
+            }
+            throw e;
+        }
         if (options.threading() == ThreadingMode.DEDICATED) {
             hca.thread = Thread.ofPlatform().daemon().name("jrdma-soft-" + spec.name()).start(hca::run);
         }
@@ -149,15 +165,34 @@ public final class SoftHca {
                 + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
     }
 
-    private static org.jrdma.soft.net.PcapWriter openPcap(java.nio.file.Path file) {
+    /**
+     * Opens the pcap the options ask for. One asked for by name ({@link SoftOptions#pcap}) that
+     * cannot be created fails the open, naming the reason; one from {@value SoftOptions#PCAP_DIR_ENV}
+     * is skipped with one warning per directory, and the device runs without capture.
+     */
+    private static PcapWriter openPcap(SoftDeviceSpec spec, SoftOptions options) {
+        java.nio.file.Path file = options.pcap();
         if (file == null) {
             return null;
         }
         try {
-            return org.jrdma.soft.net.PcapWriter.create(file);
+            return PcapWriter.create(file);
         } catch (IOException e) {
-            throw new VerbsException(Errno.EIO, "open_device: cannot write pcap " + file + ": " + e.getMessage(), e);
+            java.nio.file.Path dir = file.toAbsolutePath().getParent();
+            String why = "cannot write pcap " + file + ": "
+                    + (dir != null && !java.nio.file.Files.isDirectory(dir) ? "no such directory " + dir : FileTrouble.reason(e));
+            if (options.pcapRequired()) {
+                throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": " + why, e);
+            }
+            FileTrouble.warnOnce(PCAP_LOG, "pcap " + dir, "jrdma-soft " + spec.name() + ": not recording packets (" + why
+                    + "); the devices run without capture — point " + SoftOptions.PCAP_DIR_ENV + " at a writable directory");
+            return null;
         }
+    }
+
+    /** Whether packets are being recorded (false when none was asked for, or the capture stopped). */
+    boolean capturing() {
+        return pcap != null;
     }
 
     /**
@@ -170,6 +205,7 @@ public final class SoftHca {
 
     /** As above; {@code peerIpv6} is the peer's IPv6 address on an IPv6 device (then peerIp is unused). */
     void capture(boolean sent, int peerIp, byte[] peerIpv6, int peerPort, java.nio.ByteBuffer buffer, int length) {
+        PcapWriter pcap = this.pcap;
         if (pcap == null) {
             return;
         }
@@ -192,9 +228,27 @@ public final class SoftHca {
             } else {
                 pcap.write(peerIp, peerPort, localIpv4, localPort, buffer, 0, length);
             }
+            packetsCaptured++;
         } catch (IOException e) {
-            System.err.println("jrdma-soft " + spec.name() + ": pcap write failed: " + e);
+            stopCapture(pcap, e);
         }
+    }
+
+    /**
+     * A pcap write failed (a full disk, a removed directory): the capture stops here, with one
+     * warning that names the file and the reason. Retrying every packet would print a line per
+     * packet and spend the data path's time on a failing file.
+     */
+    private void stopCapture(PcapWriter failed, IOException e) {
+        pcap = null;
+        try {
+            failed.close();
+        } catch (IOException again) {
+            // the flush in close fails the same way; the file keeps what was written
+        }
+        FileTrouble.warnOnce(PCAP_LOG, "pcap write " + failed.file(), "jrdma-soft " + spec.name() + ": stopped recording packets"
+                + " after " + packetsCaptured + ": cannot write " + failed.file() + ": " + FileTrouble.reason(e)
+                + " (traffic goes on; the file holds what was written before)");
     }
 
     static long guidOf(SoftDeviceSpec spec) {
@@ -594,11 +648,17 @@ public final class SoftHca {
         }
         try {
             datagrams.close();
-            if (pcap != null) {
-                pcap.close();
-            }
         } catch (IOException e) {
             // closing: nothing left to do with the error
+        }
+        PcapWriter open = pcap;
+        if (open != null) {
+            pcap = null;
+            try {
+                open.close();
+            } catch (IOException e) {
+                stopCapture(open, e); // the last buffered packets did not fit: say so
+            }
         }
         if (counterFile != null) {
             engineLock.lock(); // no engine pass counts while the totals are folded

@@ -13,13 +13,15 @@ import org.jrdma.soft.net.ImpairmentSetting;
  * @param clock the time source for timers (a test may substitute its own)
  * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
  * @param pcap a file that records the device's packets, or null
+ * @param pcapRequired whether a pcap that cannot be created fails the open (one asked for by
+ *     name, {@link #pcap(Path)}) or is warned about and skipped (one from {@value #PCAP_DIR_ENV})
  * @param sourceCheck whether connected QPs pin the peer's UDP source port as well as its address
  *     ({@link SourceCheck}; strict unless {@value SourceCheck#PROPERTY} says compat)
  * @param statsDir where the device's counters are shared with other processes (see
  *     {@link CounterFile}), or null when they stay private to this process
  */
 public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, Path pcap,
-        SourceCheck sourceCheck, Path statsDir) {
+        boolean pcapRequired, SourceCheck sourceCheck, Path statsDir) {
     /**
      * Environment variable: a directory where every opened soft device records its packets
      * as {@code <device>-<pid>.pcap} (for Wireshark/tshark).
@@ -28,7 +30,7 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
 
     /** Counters shared in the configured stats directory ({@value CounterFile#ENV}), no pcap, strict source checks. */
     public static SoftOptions defaults() {
-        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null,
+        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null, false,
                 SourceCheck.configured(), CounterFile.directory().orElse(null));
     }
 
@@ -41,13 +43,13 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     static SoftOptions forDevice(String deviceName) {
         String dir = System.getenv(PCAP_DIR_ENV);
         SoftOptions o = dir == null || dir.isBlank() ? defaults()
-                : defaults().pcap(pcapFile(Path.of(dir), deviceName));
+                : defaults().withPcap(pcapFile(Path.of(dir), deviceName), false);
         Impairment impairment = ImpairmentSetting.configured();
         return impairment == null ? o : o.datagrams(ImpairmentSetting.announced(deviceName, impairment, o.datagrams()));
     }
 
     public SoftOptions datagrams(DatagramsFactory factory) {
-        return new SoftOptions(threading, clock, factory, pcap, sourceCheck, statsDir);
+        return new SoftOptions(threading, clock, factory, pcap, pcapRequired, sourceCheck, statsDir);
     }
 
     /**
@@ -62,11 +64,11 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     public SoftOptions threading(ThreadingMode mode) {
-        return new SoftOptions(mode, clock, datagrams, pcap, sourceCheck, statsDir);
+        return new SoftOptions(mode, clock, datagrams, pcap, pcapRequired, sourceCheck, statsDir);
     }
 
     public SoftOptions clock(NanoClock c) {
-        return new SoftOptions(threading, c, datagrams, pcap, sourceCheck, statsDir);
+        return new SoftOptions(threading, c, datagrams, pcap, pcapRequired, sourceCheck, statsDir);
     }
 
     /**
@@ -79,18 +81,26 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
 
     /** Strict (address and pinned port) or compat (address only) source checking of RC/UC packets. */
     public SoftOptions sourceCheck(SourceCheck check) {
-        return new SoftOptions(threading, clock, datagrams, pcap, java.util.Objects.requireNonNull(check),
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, java.util.Objects.requireNonNull(check),
                 statsDir);
     }
 
-    /** Records the device's packets in this pcap file (null: none). */
+    /**
+     * Records the device's packets in this pcap file (null: none). The file was asked for by
+     * name, so opening the device fails, naming the reason, when it cannot be created; a write
+     * that fails later (a full disk) stops the capture with a warning, never the traffic.
+     */
     public SoftOptions pcap(Path file) {
-        return new SoftOptions(threading, clock, datagrams, file, sourceCheck, statsDir);
+        return withPcap(file, true);
+    }
+
+    SoftOptions withPcap(Path file, boolean required) {
+        return new SoftOptions(threading, clock, datagrams, file, required, sourceCheck, statsDir);
     }
 
     /** Shares the device counters through files in {@code dir} (see {@link CounterFile}). */
     public SoftOptions statsDir(Path dir) {
-        return new SoftOptions(threading, clock, datagrams, pcap, sourceCheck, java.util.Objects.requireNonNull(dir));
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, java.util.Objects.requireNonNull(dir));
     }
 
     /**
@@ -99,6 +109,6 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
      * device name in the shared directory.
      */
     public SoftOptions privateCounters() {
-        return new SoftOptions(threading, clock, datagrams, pcap, sourceCheck, null);
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, null);
     }
 }
