@@ -170,6 +170,15 @@ final class Engine {
         return lastIpv6Bytes;
     }
 
+    /**
+     * A packet reached {@code t}: its packets and bytes (the UDP payload, as the device counts
+     * them). Only the per-QP side: the device counted the datagram when it arrived, drops included.
+     */
+    private static void countReceived(TransportQp t, int length) {
+        t.counters.increment(QpCounter.RCVD_PACKETS);
+        t.counters.add(QpCounter.RCVD_BYTES, length);
+    }
+
     private void handle(InetSocketAddress from, int length) {
         if (!hca.portActive()) {
             hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
@@ -217,7 +226,7 @@ final class Engine {
                     hca.drop(DropReason.BAD_QP_STATE);
                     return;
                 }
-                t.counters.increment(QpCounter.RCVD_PACKETS);
+                countReceived(t, length);
                 DropReason dropped = hca.isIpv6()
                         ? udResponder.onDatagramIpv6(t, packet, rxData, srcIpv6, hca.localIpv6(), length)
                         : udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
@@ -247,7 +256,7 @@ final class Engine {
                 return;
             }
             long progress = strict ? SourcePin.mark(t) : 0;
-            t.counters.increment(QpCounter.RCVD_PACKETS);
+            countReceived(t, length);
             t.noteArrival();
             if (request) {
                 responder.onRequest(t, packet, rxData);
