@@ -14,6 +14,7 @@ import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.PcapWriter;
+import org.jrdma.soft.net.PortHolder;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
@@ -137,6 +138,7 @@ public final class SoftHca {
         int tries = spec.loopbackFallback() ? 254 : 1;
         byte[] a = first.getAddress();
         BindException last = null;
+        PortHolder firstHolder = null;
         for (int i = 0; i < tries; i++) {
             InetAddress addr = first;
             if (i > 0) {
@@ -155,13 +157,23 @@ public final class SoftHca {
                 return options.datagrams().open(local);
             } catch (BindException e) {
                 last = e;
+                if (firstHolder == null) {
+                    firstHolder = PortHolder.diagnose(addr, UdpDatagrams.ROCE_PORT);
+                    if (firstHolder.kind() == PortHolder.Kind.WILDCARD) {
+                        // 0.0.0.0:4791 holds the port on every address: no other 127.0.0.N can help
+                        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": cannot bind UDP "
+                                + local.getAddress().getHostAddress() + ":" + local.getPort() + ": " + firstHolder.explain(), e);
+                    }
+                }
             } catch (IOException e) {
                 throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": cannot open UDP " + local + ": " + e.getMessage(), e);
             }
         }
+        String by = firstHolder != null && firstHolder.owner() != null && !spec.loopbackFallback()
+                ? "by " + firstHolder.owner()
+                : "by another jrdma process or another program bound to " + (spec.loopbackFallback() ? "them" : "it");
         throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
-                + (spec.loopbackFallback() ? " and so is every 127.0.0.x" : "")
-                + " (another jrdma process, Linux rxe or a RoCE NIC owns it); choose another address with "
+                + (spec.loopbackFallback() ? ", and so is every 127.0.0.x" : "") + " (" + by + "); choose another address with "
                 + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
     }
 

@@ -1,0 +1,32 @@
+package org.jrdma.soft;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.VerbsException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A device whose address:4791 another program holds says who holds it and what to do. (The
+ * wildcard holder — rdma_rxe's 0.0.0.0:4791, where no other address helps — is diagnosed by
+ * {@link org.jrdma.soft.net.PortHolder}; its tests use ephemeral ports, since a wildcard on
+ * 4791 would break every soft device on the host.)
+ */
+class AddressInUseTest {
+    @Test
+    void theProgramHoldingTheDevicesAddressIsNamedWithTheWayOut() throws Exception {
+        SoftDevice dev = FreshDevices.fresh("inuse");
+        try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress(dev.spec().address(), 4791))) {
+            assertThatThrownBy(dev::open).isInstanceOfSatisfying(VerbsException.class,
+                    e -> assertThat(e.errno()).isEqualTo(Errno.EADDRINUSE))
+                    .hasMessageContaining("UDP " + dev.spec().address().getHostAddress() + ":4791 is taken")
+                    .hasMessageContaining("by process " + ProcessHandle.current().pid() + " (")
+                    .hasMessageContaining("choose another address with JRDMA_SOFT_DEVICES=name=127.0.0.N")
+                    .hasMessageNotContaining("rxe");
+        }
+        dev.open().close(); // free again
+    }
+}
