@@ -11,6 +11,7 @@ import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
 import org.jrdma.soft.stage.Responder;
 import org.jrdma.soft.stage.SourcePin;
+import org.jrdma.soft.stage.StallWarnings;
 import org.jrdma.soft.stage.TransportQp;
 import org.jrdma.soft.stage.UdResponder;
 import org.jrdma.soft.wire.Bth;
@@ -47,12 +48,13 @@ final class Engine {
     private final WireOut out;
     private final Requester requester;
     private final Responder responder;
-    private final Completer completer = new Completer();
+    private final Completer completer;
     private final UdResponder udResponder = new UdResponder();
 
     Engine(SoftHca hca) {
         this.hca = hca;
         this.out = new WireOut(hca);
+        this.completer = new Completer(new StallWarnings(hca.spec().name()));
         this.requester = new Requester(out);
         this.responder = new Responder(out);
     }
