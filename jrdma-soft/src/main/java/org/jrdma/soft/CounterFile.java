@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -112,9 +113,16 @@ final class CounterFile implements AutoCloseable {
         boolean made = false;
         try {
             createDirectory(dir);
+            String untrusted = untrusted(dir);
+            if (untrusted != null) {
+                FileTrouble.warnOnce(LOG, "counters " + dir, "jrdma-soft: device counters stay private to this process:"
+                        + " the stats directory " + dir + " " + untrusted + "; remove it (it is made again, owner-only),"
+                        + " or point " + ENV + " at a directory of your own (off: no sharing)");
+                return Optional.empty();
+            }
             MemorySegment map;
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
                 made = true;
                 // Every byte is written before the file is mapped, so the filesystem has given
                 // the file its pages now, or said ENOSPC here. Mapping a file whose pages a full
@@ -156,8 +164,8 @@ final class CounterFile implements AutoCloseable {
         }
         try {
             Scan s = Scan.of(dir, device);
-            if (s.dead.isEmpty()) {
-                return s.total();
+            if (s.dead.isEmpty() || untrusted(dir) != null) {
+                return s.total(); // nothing to fold, or a directory this process must not write in
             }
             try {
                 return withLock(dir, () -> {
@@ -260,7 +268,7 @@ final class CounterFile implements AutoCloseable {
          */
         static Optional<Snapshot> of(Path f) throws IOException {
             ByteBuffer m;
-            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
                 long size = ch.size();
                 if (size < NAMES_OFFSET || size > MAX_FILE_BYTES) {
                     return Optional.empty();
@@ -304,7 +312,8 @@ final class CounterFile implements AutoCloseable {
 
     private static <T> T withLock(Path dir, LockedWork<T> work) throws IOException {
         synchronized (JVM_LOCK) {
-            try (FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try (FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
                     FileLock ignored = ch.lock()) {
                 return work.run();
             }
@@ -364,7 +373,8 @@ final class CounterFile implements AutoCloseable {
         Path f = dir.resolve(safe(device) + RETIRED);
         Path tmp = dir.resolve(safe(device) + RETIRED + ".tmp");
         try {
-            Files.writeString(tmp, sb, StandardCharsets.UTF_8);
+            Files.writeString(tmp, sb, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try {
                 Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -393,6 +403,37 @@ final class CounterFile implements AutoCloseable {
 
     private static String reason(Exception e) {
         return e instanceof IOException io ? FileTrouble.reason(io) : e.toString();
+    }
+
+    /**
+     * Why {@code dir} must not hold this process's counter files, or null when it may: it must be
+     * a directory, not a symbolic link, owned by this user and writable by no one else. /dev/shm
+     * is every user's: anyone may make {@code /dev/shm/jrdma-<you>} before you do, and in a
+     * directory others can write, a link planted under a name this process will open
+     * ({@code <device>.<pid>.cnt}) would have it truncate and overwrite whatever the link points to.
+     */
+    static String untrusted(Path dir) {
+        Map<String, Object> a;
+        int self;
+        try {
+            a = Files.readAttributes(dir, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+            self = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid"); // /proc/<pid> belongs to our euid
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+            return null; // not Linux: no owners to compare; the directory itself was made owner-only
+        }
+        int mode = (Integer) a.get("mode");
+        int uid = (Integer) a.get("uid");
+        if ((mode & 0170000) != 0040000) {
+            return (mode & 0170000) == 0120000 ? "is a symbolic link" : "is not a directory";
+        }
+        if (uid != self) {
+            return "belongs to uid " + uid + ", not to this process's uid " + self;
+        }
+        if ((mode & 0022) != 0) {
+            String who = (mode & 0020) == 0 ? "others" : (mode & 0002) == 0 ? "its group" : "its group and others";
+            return String.format("may be written by %s (mode %o)", who, mode & 07777);
+        }
+        return null;
     }
 
     private static void createDirectory(Path dir) throws IOException {

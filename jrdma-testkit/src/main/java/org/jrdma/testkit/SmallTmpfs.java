@@ -37,7 +37,8 @@ public final class SmallTmpfs implements AutoCloseable {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        String options = "size=" + SIZE + (extraOptions.isEmpty() ? "" : "," + extraOptions);
+        // mode 0700: owner-only, as a stats directory must be (a tmpfs root is 1777 by default)
+        String options = "size=" + SIZE + ",mode=0700" + (extraOptions.isEmpty() ? "" : "," + extraOptions);
         String failure = run(List.of("mount", "-t", "tmpfs", "-o", options, "tmpfs", dir.toString()));
         if (failure != null) {
             deleteQuietly(dir);
