@@ -107,6 +107,29 @@ public final class SoftDevice implements Device {
         return new SoftContext(this, hca);
     }
 
+    /**
+     * {@link #open()}, or — when another process has the device's address bound — a context that
+     * answers queries from the device's configuration ({@link SoftQueryContext}), so that
+     * {@code devinfo} shows a device in use elsewhere. A port held on the wildcard address (the
+     * kernel's RoCE) is no such case: nothing on this host can use the device, and that error stands.
+     */
+    @Override
+    public Context openForQuery() {
+        try {
+            return open();
+        } catch (org.jrdma.verbs.VerbsException e) {
+            if (e.errno() != org.jrdma.verbs.Errno.EADDRINUSE) {
+                throw e;
+            }
+            org.jrdma.soft.net.PortHolder h = org.jrdma.soft.net.PortHolder.diagnose(spec.address(),
+                    org.jrdma.soft.net.UdpDatagrams.ROCE_PORT);
+            if (h.kind() != org.jrdma.soft.net.PortHolder.Kind.SAME_ADDRESS) {
+                throw e;
+            }
+            return new SoftQueryContext(this, h.explain());
+        }
+    }
+
     private void awaitStopped(java.util.concurrent.CountDownLatch stopping) {
         try {
             if (!stopping.await(STOP_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)) {

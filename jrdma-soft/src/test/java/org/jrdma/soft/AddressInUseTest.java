@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.Gid;
+import org.jrdma.verbs.PortState;
 import org.jrdma.verbs.VerbsException;
 import org.junit.jupiter.api.Test;
 
@@ -28,5 +31,24 @@ class AddressInUseTest {
                     .hasMessageNotContaining("rxe");
         }
         dev.open().close(); // free again
+    }
+
+    /** devinfo's open: a device whose address another program holds still answers queries, and creates nothing. */
+    @Test
+    void aDeviceInUseElsewhereOpensForQueriesOnly() throws Exception {
+        SoftDevice dev = FreshDevices.fresh("inuse_query");
+        try (DatagramSocket holder = new DatagramSocket(new InetSocketAddress(dev.spec().address(), 4791));
+                Context ctx = dev.openForQuery()) {
+            assertThat(ctx.queryPort(1).state()).isEqualTo(PortState.ACTIVE);
+            assertThat(ctx.queryGid(1, 0)).isEqualTo(Gid.of(dev.spec().address()));
+            assertThat(ctx.queryDevice().nodeGuid()).isEqualTo(dev.guid());
+            assertThatThrownBy(ctx::allocPd).isInstanceOfSatisfying(VerbsException.class,
+                    e -> assertThat(e.errno()).isEqualTo(Errno.EBUSY))
+                    .hasMessageContaining("is open in another process")
+                    .hasMessageContaining("process " + ProcessHandle.current().pid());
+        }
+        try (Context ctx = dev.openForQuery()) {
+            assertThat(ctx).as("free again: a real open").isInstanceOf(SoftContext.class);
+        }
     }
 }
