@@ -455,8 +455,24 @@ final class CounterFile implements AutoCloseable {
         return (n + to - 1) / to * to;
     }
 
-    /** Device names come from the environment; keep them to safe file-name characters. */
+    /**
+     * A device's name as a file-name part: letters, digits, '_', '-' and '.' as they are (the
+     * characters JRDMA_SOFT_DEVICES and interface names allow), anything else — a '/' in a name
+     * made in code — as {@code %XX} of its UTF-8 bytes. One to one, so that two devices never
+     * share a file: "eth0.1" (a VLAN) and "eth0_1" (a second address) are two devices, and one
+     * process opening both must not truncate the file it has mapped for the other.
+     */
     static String safe(String device) {
-        return device.replaceAll("[^A-Za-z0-9_-]", "_");
+        StringBuilder sb = new StringBuilder(device.length());
+        for (byte b : device.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xFF);
+            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+                    || (c == '.' && sb.length() > 0)) {
+                sb.append(c);
+            } else {
+                sb.append('%').append(String.format("%02X", b & 0xFF));
+            }
+        }
+        return sb.toString();
     }
 }

@@ -131,6 +131,22 @@ class CounterFileTest {
         assertThat(files(dir, "")).isEmpty();
     }
 
+    /** "eth0.1" (a VLAN's device) and "eth0_1" (eth0's second address) are two devices with two files; names stay in the directory. */
+    @Test
+    void deviceNamesMapToFileNamesOneToOne(@TempDir Path dir) {
+        CounterFile vlan = CounterFile.create(dir, "soft_eth0.1", NAMES).orElseThrow();
+        CounterFile second = CounterFile.create(dir, "soft_eth0_1", NAMES).orElseThrow();
+        add(vlan, 0, 3);
+        add(second, 0, 5);
+        assertThat(CounterFile.read(dir, "soft_eth0.1")).containsEntry("sent_packets", 3L);
+        assertThat(CounterFile.read(dir, "soft_eth0_1")).containsEntry("sent_packets", 5L);
+        vlan.close();
+        second.close();
+        assertThat(CounterFile.read(dir, "soft_eth0.1")).containsEntry("sent_packets", 3L);
+        assertThat(CounterFile.safe("../x/y")).doesNotContain("/").isNotEqualTo(CounterFile.safe("__x_y"));
+        assertThat(CounterFile.safe(".hidden")).doesNotStartWith(".");
+    }
+
     private static void add(CounterFile f, int slot, long n) {
         f.values().set(ValueLayout.JAVA_LONG, slot * 8L, f.values().get(ValueLayout.JAVA_LONG, slot * 8L) + n);
     }
