@@ -440,6 +440,9 @@ final class CounterFile implements AutoCloseable {
         if (Files.isDirectory(dir)) {
             return;
         }
+        if (Files.exists(dir)) {
+            throw new java.nio.file.FileSystemException(dir.toString(), null, "Not a directory");
+        }
         try {
             Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         } catch (UnsupportedOperationException e) {

@@ -41,6 +41,9 @@ final class FileTrouble {
         if (e instanceof AccessDeniedException) {
             return "Permission denied";
         }
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return "File exists";
+        }
         if (e instanceof FileSystemException f && f.getReason() != null) {
             return f.getReason();
         }

@@ -191,8 +191,9 @@ public final class SoftHca {
             return PcapWriter.create(file);
         } catch (IOException e) {
             java.nio.file.Path dir = file.toAbsolutePath().getParent();
-            String why = "cannot write pcap " + file + ": "
-                    + (dir != null && !java.nio.file.Files.isDirectory(dir) ? "no such directory " + dir : FileTrouble.reason(e));
+            String why = "cannot write pcap " + file + ": " + (dir == null || java.nio.file.Files.isDirectory(dir)
+                    ? FileTrouble.reason(e)
+                    : java.nio.file.Files.exists(dir) ? dir + " is not a directory" : "no such directory " + dir);
             if (options.pcapRequired()) {
                 throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": " + why, e);
             }

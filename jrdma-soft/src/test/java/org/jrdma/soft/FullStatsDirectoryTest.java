@@ -95,6 +95,16 @@ class FullStatsDirectoryTest {
     }
 
     @Test
+    void aFileWhereTheDirectoryShouldBeIsNamedAsSuch(@TempDir Path tmp) throws IOException {
+        Path file = Files.writeString(tmp.resolve("stats"), "x");
+        try (CapturedLog log = CapturedLog.of(LOGGER)) {
+            assertThat(CounterFile.create(file, "dev", List.of("sent_packets"))).isEmpty();
+            assertThat(log.warnings(file.toString())).singleElement().asString()
+                    .contains("cannot create " + file.resolve("dev." + ProcessHandle.current().pid() + ".cnt") + ": Not a directory");
+        }
+    }
+
+    @Test
     void aMissingDirectoryIsCreatedOwnerOnlyAndShared(@TempDir Path tmp) throws IOException {
         Path stats = tmp.resolve("missing").resolve("stats");
         SoftDevice dev = FreshDevices.fresh("madestats", SoftOptions.defaults().statsDir(stats));

@@ -74,6 +74,15 @@ class PcapFailureTest {
     }
 
     @Test
+    void aFileWhereTheDirectoryShouldBeIsNamedAsSuch(@TempDir Path tmp) throws java.io.IOException {
+        Path file = Files.writeString(tmp.resolve("pcaps"), "x");
+        try (CapturedLog log = CapturedLog.of(LOGGER)) {
+            FreshDevices.fresh("pcapfile", SoftOptions.defaults().withPcap(file.resolve("a.pcap"), false)).open().close();
+            assertThat(log.warnings(file.toString())).singleElement().asString().contains(file + " is not a directory");
+        }
+    }
+
+    @Test
     void aReadOnlyDirectoryFromTheEnvironmentIsWarnedAboutOnceWithTheReason() {
         try (SmallTmpfs fs = SmallTmpfs.mount("a read-only JRDMA_PCAP_DIR", "ro"); CapturedLog log = CapturedLog.of(LOGGER)) {
             SoftDevice dev = FreshDevices.fresh("pcapro", SoftOptions.defaults().withPcap(fs.dir().resolve("a.pcap"), false));
