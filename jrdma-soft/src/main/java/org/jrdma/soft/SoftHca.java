@@ -156,6 +156,11 @@ public final class SoftHca {
             try {
                 return options.datagrams().open(local);
             } catch (BindException e) {
+                if (notLocal(e, addr)) {
+                    throw new VerbsException(Errno.EADDRNOTAVAIL, "open_device " + spec.name() + ": "
+                            + addr.getHostAddress() + " is not an address of this host (" + e.getMessage() + "); a soft"
+                            + " device binds a local address — `ip addr` lists them — set with " + SoftDeviceDiscovery.ENV, e);
+                }
                 last = e;
                 if (firstHolder == null) {
                     firstHolder = PortHolder.diagnose(addr, UdpDatagrams.ROCE_PORT);
@@ -175,6 +180,22 @@ public final class SoftHca {
         throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
                 + (spec.loopbackFallback() ? ", and so is every 127.0.0.x" : "") + " (" + by + "); choose another address with "
                 + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
+    }
+
+    /**
+     * EADDRNOTAVAIL, which Java reports as a BindException too: the address is not this host's.
+     * The message is strerror's (English unless the locale says otherwise), so a non-loopback
+     * address that no interface carries counts as well; every 127.x is local.
+     */
+    private static boolean notLocal(BindException e, InetAddress addr) {
+        if (e.getMessage() != null && e.getMessage().contains("Cannot assign requested address")) {
+            return true;
+        }
+        try {
+            return !addr.isLoopbackAddress() && java.net.NetworkInterface.getByInetAddress(addr) == null;
+        } catch (java.net.SocketException | RuntimeException unknown) {
+            return false;
+        }
     }
 
     /**

@@ -33,6 +33,17 @@ class AddressInUseTest {
         dev.open().close(); // free again
     }
 
+    /** An address that is not this host's is not "taken": EADDRNOTAVAIL, naming the address and where local ones are listed. */
+    @Test
+    void anAddressThatIsNotLocalIsNamedAsSuch() throws Exception {
+        java.net.InetAddress testNet = java.net.InetAddress.getByName("192.0.2.77"); // TEST-NET-1: never a host's
+        SoftDevice dev = new SoftDevice(new SoftDeviceSpec("elsewhere", testNet, 1500, false), SoftOptions.defaults());
+        assertThatThrownBy(dev::open).isInstanceOfSatisfying(VerbsException.class,
+                e -> assertThat(e.errno()).isEqualTo(Errno.EADDRNOTAVAIL))
+                .hasMessageContaining("192.0.2.77 is not an address of this host").hasMessageContaining("ip addr")
+                .hasMessageNotContaining("taken");
+    }
+
     /** devinfo's open: a device whose address another program holds still answers queries, and creates nothing. */
     @Test
     void aDeviceInUseElsewhereOpensForQueriesOnly() throws Exception {
