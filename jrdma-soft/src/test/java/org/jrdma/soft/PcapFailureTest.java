@@ -108,6 +108,24 @@ class PcapFailureTest {
         dev.open().close(); // the failed opens left the device usable
     }
 
+    /**
+     * A packet recorded after the capture closed — the last engine pass of another thread while
+     * the device closes — is skipped, not a write error that would print "stopped recording".
+     */
+    @Test
+    void aPacketAfterCloseIsSkippedQuietly(@TempDir Path tmp) throws java.io.IOException {
+        Path file = tmp.resolve("late.pcap");
+        org.jrdma.soft.net.PcapWriter w = org.jrdma.soft.net.PcapWriter.create(file);
+        w.close();
+        long size = Files.size(file);
+        java.nio.ByteBuffer packet = java.nio.ByteBuffer.allocate(1024);
+        for (int i = 0; i < 200; i++) { // more than the 64 KiB buffer: a closed stream would be written to
+            w.write(0x7f000001, 4791, 0x7f000002, 4791, packet, 0, 1024);
+            w.writeIpv6(new byte[16], 4791, new byte[16], 4791, packet, 0, 1024);
+        }
+        assertThat(Files.size(file)).isEqualTo(size);
+    }
+
     /** 64 SENDs of 4 KiB, every one completing successfully on both sides. */
     private static void stream(RcPair p) {
         for (int i = 0; i < MESSAGES; i++) {

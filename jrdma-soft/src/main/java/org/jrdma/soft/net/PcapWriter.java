@@ -22,6 +22,8 @@ public final class PcapWriter implements AutoCloseable {
     private final OutputStream out;
     private final ByteBuffer header = ByteBuffer.allocate(16 + 48).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[] payload = new byte[SNAPLEN];
+    /** A packet recorded while the device closes (another thread's last engine pass) is not an error: it is skipped. */
+    private boolean closed;
 
     private PcapWriter(Path file, OutputStream out) {
         this.file = file;
@@ -68,6 +70,9 @@ public final class PcapWriter implements AutoCloseable {
      */
     public synchronized void write(int srcIp, int srcPort, int dstIp, int dstPort, ByteBuffer buffer, int offset, int length)
             throws IOException {
+        if (closed) {
+            return;
+        }
         long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
         int ipLength = 20 + 8 + length;
         header.clear();
@@ -91,6 +96,9 @@ public final class PcapWriter implements AutoCloseable {
      */
     public synchronized void writeIpv6(byte[] srcIp, int srcPort, byte[] dstIp, int dstPort, ByteBuffer buffer,
             int offset, int length) throws IOException {
+        if (closed) {
+            return;
+        }
         long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
         int ipLength = 40 + 8 + length;
         header.clear();
@@ -142,6 +150,7 @@ public final class PcapWriter implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        closed = true;
         out.close();
     }
 }
