@@ -100,7 +100,8 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
 
     /** Shares the device counters through files in {@code dir} (see {@link CounterFile}). */
     public SoftOptions statsDir(Path dir) {
-        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, java.util.Objects.requireNonNull(dir));
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck,
+                java.util.Objects.requireNonNull(dir, "statsDir: a directory (privateCounters() keeps the counters in the process)"));
     }
 
     /**

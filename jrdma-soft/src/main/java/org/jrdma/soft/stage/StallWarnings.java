@@ -87,8 +87,8 @@ public final class StallWarnings {
         long timeouts = qp.counters.get(QpCounter.RETRY_TIMEOUTS);
         long resent = qp.counters.get(QpCounter.RETRANSMITTED_PACKETS);
         return head + (timeouts - qp.stallTimeouts) + " timeouts waiting for " + peer + " (retry_timeouts=" + timeouts
-                + ", retransmitted_packets=" + resent + "): the peer is gone or unreachable — its process ended,"
-                + " its QP was destroyed or is in ERR, the address or QPN is wrong, or the packets are dropped; after"
+                + ", retransmitted_packets=" + resent + "): the peer is gone or unreachable — its process ended or"
+                + " is stopped, its QP was destroyed or is in ERR, the address or QPN is wrong, or the packets are dropped; after"
                 + " retry_cnt " + qp.retryCnt + " the WR fails with RETRY_EXC_ERR";
     }
 
