@@ -158,7 +158,7 @@ public final class SoftHca {
             } catch (BindException e) {
                 if (notLocal(e, addr)) {
                     throw new VerbsException(Errno.EADDRNOTAVAIL, "open_device " + spec.name() + ": "
-                            + addr.getHostAddress() + " is not an address of this host (" + e.getMessage() + "); a soft"
+                            + text(addr) + " is not an address of this host (" + e.getMessage() + "); a soft"
                             + " device binds a local address — `ip addr` lists them — set with " + SoftDeviceDiscovery.ENV, e);
                 }
                 last = e;
@@ -167,7 +167,7 @@ public final class SoftHca {
                     if (firstHolder.kind() == PortHolder.Kind.WILDCARD) {
                         // 0.0.0.0:4791 holds the port on every address: no other 127.0.0.N can help
                         throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": cannot bind UDP "
-                                + local.getAddress().getHostAddress() + ":" + local.getPort() + ": " + firstHolder.explain(), e);
+                                + endpoint(addr) + ": " + firstHolder.explain(), e);
                     }
                 }
             } catch (IOException e) {
@@ -177,9 +177,19 @@ public final class SoftHca {
         String by = firstHolder != null && firstHolder.owner() != null && !spec.loopbackFallback()
                 ? "by " + firstHolder.owner()
                 : "by another jrdma process or another program bound to " + (spec.loopbackFallback() ? "them" : "it");
-        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
+        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + endpoint(first) + " is taken"
                 + (spec.loopbackFallback() ? ", and so is every 127.0.0.x" : "") + " (" + by + "); choose another address with "
                 + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
+    }
+
+    /** An address as people write it: 127.0.0.1, or fd00::77 (not Java's fd00:0:0:0:0:0:0:77). */
+    private static String text(InetAddress a) {
+        return a instanceof java.net.Inet6Address ? Gid.of(a).toString() : a.getHostAddress();
+    }
+
+    /** address:4791, with an IPv6 address in brackets. */
+    private static String endpoint(InetAddress a) {
+        return (a instanceof java.net.Inet6Address ? "[" + text(a) + "]" : text(a)) + ":" + UdpDatagrams.ROCE_PORT;
     }
 
     /**

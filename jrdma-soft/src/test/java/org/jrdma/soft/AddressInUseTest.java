@@ -42,6 +42,18 @@ class AddressInUseTest {
                 e -> assertThat(e.errno()).isEqualTo(Errno.EADDRNOTAVAIL))
                 .hasMessageContaining("192.0.2.77 is not an address of this host").hasMessageContaining("ip addr")
                 .hasMessageNotContaining("taken");
+        org.junit.jupiter.api.Assumptions.assumeTrue(ipv6(), "the rest needs IPv6 on this host");
+        java.net.InetAddress documentation = java.net.InetAddress.getByName("2001:db8::77"); // RFC 3849: never a host's
+        SoftDevice v6 = new SoftDevice(new SoftDeviceSpec("elsewhere6", documentation, 1500, false), SoftOptions.defaults());
+        assertThatThrownBy(v6::open).isInstanceOf(VerbsException.class).hasMessageContaining("2001:db8::77 is not an address");
+    }
+
+    private static boolean ipv6() {
+        try {
+            return !java.nio.file.Files.readString(java.nio.file.Path.of("/proc/net/if_inet6")).isBlank();
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** devinfo's open: a device whose address another program holds still answers queries, and creates nothing. */
