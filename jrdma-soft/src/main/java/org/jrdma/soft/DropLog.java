@@ -1,6 +1,7 @@
 package org.jrdma.soft;
 
 import java.lang.System.Logger.Level;
+import org.jrdma.soft.stage.LogBudget;
 import org.jrdma.soft.wire.DropReason;
 
 /**
@@ -22,35 +23,22 @@ final class DropLog {
 
     private final String device;
     private final NanoClock clock;
-    private long intervalStart = Long.MIN_VALUE;
-    private int linesThisInterval;
-    private long suppressedThisInterval;
+    private final LogBudget budget = new LogBudget(LINES_PER_INTERVAL, INTERVAL_NANOS);
+    /** Made once: a drop must not allocate. */
+    private final java.util.function.LongConsumer summary;
     private volatile long linesWritten;
-    private volatile long suppressed;
 
     DropLog(String device, NanoClock clock) {
         this.device = device;
         this.clock = clock;
+        this.summary = held -> write(Level.WARNING, "jrdma-soft " + device + ": " + held
+                + " more dropped packets not logged (see the drop_* counters)");
     }
 
     /** A packet was dropped for {@code reason}: log it if this interval's budget allows. */
     void note(DropReason reason) {
-        long now = clock.nanoTime();
-        if (intervalStart == Long.MIN_VALUE || now - intervalStart >= INTERVAL_NANOS) {
-            if (suppressedThisInterval > 0) {
-                write(Level.WARNING, "jrdma-soft " + device + ": " + suppressedThisInterval + " more dropped packets not logged"
-                        + " (see the drop_* counters)");
-            }
-            intervalStart = now;
-            linesThisInterval = 0;
-            suppressedThisInterval = 0;
-        }
-        if (linesThisInterval < LINES_PER_INTERVAL) {
-            linesThisInterval++;
+        if (budget.allow(clock.nanoTime(), summary)) {
             write(levelOf(reason), "jrdma-soft " + device + ": dropped a packet: " + reason.description());
-        } else {
-            suppressedThisInterval++;
-            suppressed++;
         }
     }
 
@@ -75,6 +63,6 @@ final class DropLog {
 
     /** Drops that were counted but not logged. */
     long suppressed() {
-        return suppressed;
+        return budget.suppressed();
     }
 }

@@ -11,6 +11,7 @@ import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
 import org.jrdma.soft.stage.Responder;
 import org.jrdma.soft.stage.SourcePin;
+import org.jrdma.soft.stage.StallWarnings;
 import org.jrdma.soft.stage.TransportQp;
 import org.jrdma.soft.stage.UdResponder;
 import org.jrdma.soft.wire.Bth;
@@ -47,12 +48,13 @@ final class Engine {
     private final WireOut out;
     private final Requester requester;
     private final Responder responder;
-    private final Completer completer = new Completer();
+    private final Completer completer;
     private final UdResponder udResponder = new UdResponder();
 
     Engine(SoftHca hca) {
         this.hca = hca;
         this.out = new WireOut(hca);
+        this.completer = new Completer(new StallWarnings(hca.spec().name()));
         this.requester = new Requester(out);
         this.responder = new Responder(out);
     }
@@ -170,6 +172,15 @@ final class Engine {
         return lastIpv6Bytes;
     }
 
+    /**
+     * A packet reached {@code t}: its packets and bytes (the UDP payload, as the device counts
+     * them). Only the per-QP side: the device counted the datagram when it arrived, drops included.
+     */
+    private static void countReceived(TransportQp t, int length) {
+        t.counters.increment(QpCounter.RCVD_PACKETS);
+        t.counters.add(QpCounter.RCVD_BYTES, length);
+    }
+
     private void handle(InetSocketAddress from, int length) {
         if (!hca.portActive()) {
             hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
@@ -217,7 +228,7 @@ final class Engine {
                     hca.drop(DropReason.BAD_QP_STATE);
                     return;
                 }
-                t.counters.increment(QpCounter.RCVD_PACKETS);
+                countReceived(t, length);
                 DropReason dropped = hca.isIpv6()
                         ? udResponder.onDatagramIpv6(t, packet, rxData, srcIpv6, hca.localIpv6(), length)
                         : udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
@@ -247,7 +258,7 @@ final class Engine {
                 return;
             }
             long progress = strict ? SourcePin.mark(t) : 0;
-            t.counters.increment(QpCounter.RCVD_PACKETS);
+            countReceived(t, length);
             t.noteArrival();
             if (request) {
                 responder.onRequest(t, packet, rxData);

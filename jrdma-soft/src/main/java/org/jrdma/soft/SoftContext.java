@@ -14,7 +14,6 @@ import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.PortAttr;
-import org.jrdma.verbs.PortState;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.VerbsException;
 
@@ -49,17 +48,14 @@ public final class SoftContext implements Context {
     @Override
     public DeviceAttr queryDevice() {
         checkOpen("query_device");
-        return new DeviceAttr("jrdma-soft 0.1", hca.guid(), hca.guid(), SoftLimits.MAX_MR_SIZE, 0, 0, 0,
-                SoftLimits.MAX_QP, SoftLimits.MAX_QP_WR, SoftLimits.MAX_SGE, SoftLimits.MAX_CQ, SoftLimits.MAX_CQE,
-                SoftLimits.MAX_MR, SoftLimits.MAX_PD, SoftLimits.MAX_QP_RD_ATOM, SoftLimits.MAX_QP_RD_ATOM,
-                SoftLimits.MAX_INLINE_DATA, SoftLimits.MAX_MSG_SIZE, SoftLimits.LOCAL_CA_ACK_DELAY, 1);
+        return SoftAttributes.device(hca.guid());
     }
 
     @Override
     public PortAttr queryPort(int portNum) {
         checkOpen("query_port");
         checkPort("query_port", portNum);
-        return new PortAttr(hca.portActive() ? PortState.ACTIVE : PortState.DOWN, hca.activeMtu(), hca.activeMtu(), 1, 0, 0, "Ethernet", SoftLimits.MAX_MSG_SIZE);
+        return SoftAttributes.port(hca.portActive(), hca.activeMtu());
     }
 
     @Override

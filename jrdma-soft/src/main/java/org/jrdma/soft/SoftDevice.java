@@ -67,10 +67,22 @@ public final class SoftDevice implements Device {
                 + (spec.loopbackFallback() ? " (another 127.0.0.x if taken)" : "");
     }
 
-    /** The device's counters on this host, from the shared counter files (see {@link CounterFile}). */
+    /**
+     * The device's counters on this host, from the shared counter files (see {@link CounterFile}),
+     * plus this process's own when it has the device open and its counters could not be shared.
+     */
     @Override
     public java.util.Map<String, Long> counters() {
-        return SoftHca.hostCounters(spec.name());
+        java.util.Map<String, Long> m = SoftHca.hostCounters(spec.name(), options.statsDir());
+        SoftHca open;
+        synchronized (OPEN) {
+            open = OPEN.get(spec.name());
+        }
+        java.util.Map<String, Long> own = open == null ? null : open.privateCounters();
+        if (own != null) {
+            own.forEach((k, v) -> m.merge(k, v, Long::sum));
+        }
+        return m;
     }
 
     @Override
@@ -93,6 +105,29 @@ public final class SoftDevice implements Device {
             awaitStopped(stopping);
         }
         return new SoftContext(this, hca);
+    }
+
+    /**
+     * {@link #open()}, or — when another process has the device's address bound — a context that
+     * answers queries from the device's configuration ({@link SoftQueryContext}), so that
+     * {@code devinfo} shows a device in use elsewhere. A port held on the wildcard address (the
+     * kernel's RoCE) is no such case: nothing on this host can use the device, and that error stands.
+     */
+    @Override
+    public Context openForQuery() {
+        try {
+            return open();
+        } catch (org.jrdma.verbs.VerbsException e) {
+            if (e.errno() != org.jrdma.verbs.Errno.EADDRINUSE) {
+                throw e;
+            }
+            org.jrdma.soft.net.PortHolder h = org.jrdma.soft.net.PortHolder.diagnose(spec.address(),
+                    org.jrdma.soft.net.UdpDatagrams.ROCE_PORT);
+            if (h.kind() != org.jrdma.soft.net.PortHolder.Kind.SAME_ADDRESS) {
+                throw e;
+            }
+            return new SoftQueryContext(this, h.explain());
+        }
     }
 
     private void awaitStopped(java.util.concurrent.CountDownLatch stopping) {

@@ -13,6 +13,8 @@ import org.jrdma.soft.mem.Quarantine;
 import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.DatagramsFactory;
+import org.jrdma.soft.net.PcapWriter;
+import org.jrdma.soft.net.PortHolder;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
@@ -63,11 +65,14 @@ public final class SoftHca {
     private final java.util.concurrent.locks.ReentrantLock engineLock = new java.util.concurrent.locks.ReentrantLock();
     private Thread thread;
 
-    private final org.jrdma.soft.net.PcapWriter pcap;
+    private static final System.Logger PCAP_LOG = System.getLogger("org.jrdma.soft.pcap");
+    /** The capture, or null: none asked for, or stopped after a write failed (see {@link #capture}). */
+    private volatile PcapWriter pcap;
+    private long packetsCaptured;
 
     private SoftHca(SoftDeviceSpec spec, SoftOptions options, Datagrams datagrams) {
         this.spec = spec;
-        this.pcap = openPcap(options.pcap());
+        this.pcap = openPcap(spec, options);
         this.options = options;
         this.datagrams = datagrams;
         InetSocketAddress local = datagrams.localAddress();
@@ -76,7 +81,8 @@ public final class SoftHca {
         this.localIpv6 = SoftQp.ipv6(local.getAddress());
         this.localPort = local.getPort();
         this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
-        this.counterFile = CounterFile.create(spec.name(), counterNames()).orElse(null);
+        this.counterFile = options.statsDir() == null ? null
+                : CounterFile.create(options.statsDir(), spec.name(), counterNames()).orElse(null);
         if (counterFile != null) {
             java.lang.foreign.MemorySegment v = counterFile.values();
             long split = Counters.byteSize(QpCounter.class);
@@ -108,7 +114,19 @@ public final class SoftHca {
             throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": not an IP address: " + spec.address());
         }
         Datagrams d = bind(spec, options);
-        SoftHca hca = new SoftHca(spec, options, d);
+        SoftHca hca;
+        try {
+            hca = new SoftHca(spec, options, d);
+        } catch (RuntimeException | Error e) {
+            // e.g. a pcap asked for by name that cannot be created: the socket must not stay
+            // bound, or every later open of the device in this process fails with EADDRINUSE
+            try {
+                d.close();
+            } catch (IOException notClosed) {
+                e.addSuppressed(notClosed);
+            }
+            throw e;
+        }
         if (options.threading() == ThreadingMode.DEDICATED) {
             hca.thread = Thread.ofPlatform().daemon().name("jrdma-soft-" + spec.name()).start(hca::run);
         }
@@ -120,6 +138,7 @@ public final class SoftHca {
         int tries = spec.loopbackFallback() ? 254 : 1;
         byte[] a = first.getAddress();
         BindException last = null;
+        PortHolder firstHolder = null;
         for (int i = 0; i < tries; i++) {
             InetAddress addr = first;
             if (i > 0) {
@@ -137,26 +156,87 @@ public final class SoftHca {
             try {
                 return options.datagrams().open(local);
             } catch (BindException e) {
+                if (notLocal(e, addr)) {
+                    throw new VerbsException(Errno.EADDRNOTAVAIL, "open_device " + spec.name() + ": "
+                            + text(addr) + " is not an address of this host (" + e.getMessage() + "); a soft"
+                            + " device binds a local address — `ip addr` lists them — set with " + SoftDeviceDiscovery.ENV, e);
+                }
                 last = e;
+                if (firstHolder == null) {
+                    firstHolder = PortHolder.diagnose(addr, UdpDatagrams.ROCE_PORT);
+                    if (firstHolder.kind() == PortHolder.Kind.WILDCARD) {
+                        // 0.0.0.0:4791 holds the port on every address: no other 127.0.0.N can help
+                        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": cannot bind UDP "
+                                + endpoint(addr) + ": " + firstHolder.explain(), e);
+                    }
+                }
             } catch (IOException e) {
                 throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": cannot open UDP " + local + ": " + e.getMessage(), e);
             }
         }
-        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + first.getHostAddress() + ":4791 is taken"
-                + (spec.loopbackFallback() ? " and so is every 127.0.0.x" : "")
-                + " (another jrdma process, Linux rxe or a RoCE NIC owns it); choose another address with "
+        String by = firstHolder != null && firstHolder.owner() != null && !spec.loopbackFallback()
+                ? "by " + firstHolder.owner()
+                : "by another jrdma process or another program bound to " + (spec.loopbackFallback() ? "them" : "it");
+        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + endpoint(first) + " is taken"
+                + (spec.loopbackFallback() ? ", and so is every 127.0.0.x" : "") + " (" + by + "); choose another address with "
                 + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
     }
 
-    private static org.jrdma.soft.net.PcapWriter openPcap(java.nio.file.Path file) {
+    /** An address as people write it: 127.0.0.1, or fd00::77 (not Java's fd00:0:0:0:0:0:0:77). */
+    private static String text(InetAddress a) {
+        return a instanceof java.net.Inet6Address ? Gid.of(a).toString() : a.getHostAddress();
+    }
+
+    /** address:4791, with an IPv6 address in brackets. */
+    private static String endpoint(InetAddress a) {
+        return (a instanceof java.net.Inet6Address ? "[" + text(a) + "]" : text(a)) + ":" + UdpDatagrams.ROCE_PORT;
+    }
+
+    /**
+     * EADDRNOTAVAIL, which Java reports as a BindException too: the address is not this host's.
+     * The message is strerror's (English unless the locale says otherwise), so a non-loopback
+     * address that no interface carries counts as well; every 127.x is local.
+     */
+    private static boolean notLocal(BindException e, InetAddress addr) {
+        if (e.getMessage() != null && e.getMessage().contains("Cannot assign requested address")) {
+            return true;
+        }
+        try {
+            return !addr.isLoopbackAddress() && java.net.NetworkInterface.getByInetAddress(addr) == null;
+        } catch (java.net.SocketException | RuntimeException unknown) {
+            return false;
+        }
+    }
+
+    /**
+     * Opens the pcap the options ask for. One asked for by name ({@link SoftOptions#pcap}) that
+     * cannot be created fails the open, naming the reason; one from {@value SoftOptions#PCAP_DIR_ENV}
+     * is skipped with one warning per directory, and the device runs without capture.
+     */
+    private static PcapWriter openPcap(SoftDeviceSpec spec, SoftOptions options) {
+        java.nio.file.Path file = options.pcap();
         if (file == null) {
             return null;
         }
         try {
-            return org.jrdma.soft.net.PcapWriter.create(file);
+            return PcapWriter.create(file);
         } catch (IOException e) {
-            throw new VerbsException(Errno.EIO, "open_device: cannot write pcap " + file + ": " + e.getMessage(), e);
+            java.nio.file.Path dir = file.toAbsolutePath().getParent();
+            String why = "cannot write pcap " + file + ": " + (dir == null || java.nio.file.Files.isDirectory(dir)
+                    ? FileTrouble.reason(e)
+                    : java.nio.file.Files.exists(dir) ? dir + " is not a directory" : "no such directory " + dir);
+            if (options.pcapRequired()) {
+                throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": " + why, e);
+            }
+            FileTrouble.warnOnce(PCAP_LOG, "pcap " + dir, "jrdma-soft " + spec.name() + ": not recording packets (" + why
+                    + "); the devices run without capture — point " + SoftOptions.PCAP_DIR_ENV + " at a writable directory");
+            return null;
         }
+    }
+
+    /** Whether packets are being recorded (false when none was asked for, or the capture stopped). */
+    boolean capturing() {
+        return pcap != null;
     }
 
     /**
@@ -169,6 +249,7 @@ public final class SoftHca {
 
     /** As above; {@code peerIpv6} is the peer's IPv6 address on an IPv6 device (then peerIp is unused). */
     void capture(boolean sent, int peerIp, byte[] peerIpv6, int peerPort, java.nio.ByteBuffer buffer, int length) {
+        PcapWriter pcap = this.pcap;
         if (pcap == null) {
             return;
         }
@@ -191,9 +272,27 @@ public final class SoftHca {
             } else {
                 pcap.write(peerIp, peerPort, localIpv4, localPort, buffer, 0, length);
             }
+            packetsCaptured++;
         } catch (IOException e) {
-            System.err.println("jrdma-soft " + spec.name() + ": pcap write failed: " + e);
+            stopCapture(pcap, e);
         }
+    }
+
+    /**
+     * A pcap write failed (a full disk, a removed directory): the capture stops here, with one
+     * warning that names the file and the reason. Retrying every packet would print a line per
+     * packet and spend the data path's time on a failing file.
+     */
+    private void stopCapture(PcapWriter failed, IOException e) {
+        pcap = null;
+        try {
+            failed.close();
+        } catch (IOException again) {
+            // the flush in close fails the same way; the file keeps what was written
+        }
+        FileTrouble.warnOnce(PCAP_LOG, "pcap write " + failed.file(), "jrdma-soft " + spec.name() + ": stopped recording packets"
+                + " after " + packetsCaptured + ": cannot write " + failed.file() + ": " + FileTrouble.reason(e)
+                + " (traffic goes on; the file holds what was written before)");
     }
 
     static long guidOf(SoftDeviceSpec spec) {
@@ -593,11 +692,17 @@ public final class SoftHca {
         }
         try {
             datagrams.close();
-            if (pcap != null) {
-                pcap.close();
-            }
         } catch (IOException e) {
             // closing: nothing left to do with the error
+        }
+        PcapWriter open = pcap;
+        if (open != null) {
+            pcap = null;
+            try {
+                open.close();
+            } catch (IOException e) {
+                stopCapture(open, e); // the last buffered packets did not fit: say so
+            }
         }
         if (counterFile != null) {
             engineLock.lock(); // no engine pass counts while the totals are folded
@@ -609,9 +714,23 @@ public final class SoftHca {
         }
     }
 
-    /** This device's counters across every process on the host that uses it (see {@link CounterFile}). */
-    static Map<String, Long> hostCounters(String device) {
-        Map<String, Long> m = CounterFile.read(device);
+    /**
+     * This device's counters across every process on the host that uses it (see
+     * {@link CounterFile}), read from {@code statsDir}; empty when it is null.
+     */
+    static Map<String, Long> hostCounters(String device, java.nio.file.Path statsDir) {
+        Map<String, Long> m = statsDir == null ? new java.util.LinkedHashMap<>() : CounterFile.read(statsDir, device);
+        m.remove("drop_none");
+        return m;
+    }
+
+    /** The device counters under their shared names when they are private to this process; null when shared. */
+    Map<String, Long> privateCounters() {
+        if (counterFile != null) {
+            return null;
+        }
+        Map<String, Long> m = counters.snapshot();
+        drops.snapshot().forEach((k, v) -> m.put("drop_" + k, v));
         m.remove("drop_none");
         return m;
     }

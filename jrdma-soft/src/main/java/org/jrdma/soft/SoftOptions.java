@@ -1,5 +1,6 @@
 package org.jrdma.soft;
 
+import java.nio.file.Path;
 import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.ImpairedDatagrams;
 import org.jrdma.soft.net.Impairment;
@@ -12,20 +13,25 @@ import org.jrdma.soft.net.ImpairmentSetting;
  * @param clock the time source for timers (a test may substitute its own)
  * @param datagrams opens the packet channel on the device's address (a UDP socket by default)
  * @param pcap a file that records the device's packets, or null
+ * @param pcapRequired whether a pcap that cannot be created fails the open (one asked for by
+ *     name, {@link #pcap(Path)}) or is warned about and skipped (one from {@value #PCAP_DIR_ENV})
  * @param sourceCheck whether connected QPs pin the peer's UDP source port as well as its address
  *     ({@link SourceCheck}; strict unless {@value SourceCheck#PROPERTY} says compat)
+ * @param statsDir where the device's counters are shared with other processes (see
+ *     {@link CounterFile}), or null when they stay private to this process
  */
-public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, java.nio.file.Path pcap,
-        SourceCheck sourceCheck) {
+public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, Path pcap,
+        boolean pcapRequired, SourceCheck sourceCheck, Path statsDir) {
     /**
      * Environment variable: a directory where every opened soft device records its packets
      * as {@code <device>-<pid>.pcap} (for Wireshark/tshark).
      */
     public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
 
+    /** Counters shared in the configured stats directory ({@value CounterFile#ENV}), no pcap, strict source checks. */
     public static SoftOptions defaults() {
-        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null,
-                SourceCheck.configured());
+        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null, false,
+                SourceCheck.configured(), CounterFile.directory().orElse(null));
     }
 
     /**
@@ -36,13 +42,14 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
      */
     static SoftOptions forDevice(String deviceName) {
         String dir = System.getenv(PCAP_DIR_ENV);
-        SoftOptions o = dir == null || dir.isBlank() ? defaults() : defaults().pcap(pcapFile(java.nio.file.Path.of(dir), deviceName));
+        SoftOptions o = dir == null || dir.isBlank() ? defaults()
+                : defaults().withPcap(pcapFile(Path.of(dir), deviceName), false);
         Impairment impairment = ImpairmentSetting.configured();
         return impairment == null ? o : o.datagrams(ImpairmentSetting.announced(deviceName, impairment, o.datagrams()));
     }
 
     public SoftOptions datagrams(DatagramsFactory factory) {
-        return new SoftOptions(threading, clock, factory, pcap, sourceCheck);
+        return new SoftOptions(threading, clock, factory, pcap, pcapRequired, sourceCheck, statsDir);
     }
 
     /**
@@ -57,28 +64,52 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     public SoftOptions threading(ThreadingMode mode) {
-        return new SoftOptions(mode, clock, datagrams, pcap, sourceCheck);
+        return new SoftOptions(mode, clock, datagrams, pcap, pcapRequired, sourceCheck, statsDir);
     }
 
     public SoftOptions clock(NanoClock c) {
-        return new SoftOptions(threading, c, datagrams, pcap, sourceCheck);
+        return new SoftOptions(threading, c, datagrams, pcap, pcapRequired, sourceCheck, statsDir);
     }
 
-    /** Records the device's packets in this pcap file (null: none). */
     /**
      * The file {@value #PCAP_DIR_ENV} gives a device: {@code <device>-<pid>.pcap}, so that two
      * processes with the same device name (two pingpong ends on one host) do not write one file.
      */
-    static java.nio.file.Path pcapFile(java.nio.file.Path dir, String deviceName) {
+    static Path pcapFile(Path dir, String deviceName) {
         return dir.resolve(deviceName + "-" + ProcessHandle.current().pid() + ".pcap");
     }
 
     /** Strict (address and pinned port) or compat (address only) source checking of RC/UC packets. */
     public SoftOptions sourceCheck(SourceCheck check) {
-        return new SoftOptions(threading, clock, datagrams, pcap, java.util.Objects.requireNonNull(check));
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, java.util.Objects.requireNonNull(check),
+                statsDir);
     }
 
-    public SoftOptions pcap(java.nio.file.Path file) {
-        return new SoftOptions(threading, clock, datagrams, file, sourceCheck);
+    /**
+     * Records the device's packets in this pcap file (null: none). The file was asked for by
+     * name, so opening the device fails, naming the reason, when it cannot be created; a write
+     * that fails later (a full disk) stops the capture with a warning, never the traffic.
+     */
+    public SoftOptions pcap(Path file) {
+        return withPcap(file, true);
+    }
+
+    SoftOptions withPcap(Path file, boolean required) {
+        return new SoftOptions(threading, clock, datagrams, file, required, sourceCheck, statsDir);
+    }
+
+    /** Shares the device counters through files in {@code dir} (see {@link CounterFile}). */
+    public SoftOptions statsDir(Path dir) {
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck,
+                java.util.Objects.requireNonNull(dir, "statsDir: a directory (privateCounters() keeps the counters in the process)"));
+    }
+
+    /**
+     * Keeps the device counters in this process only: for devices no other process can name
+     * (chaos runs and tests on fresh addresses), which would otherwise leave a retired total per
+     * device name in the shared directory.
+     */
+    public SoftOptions privateCounters() {
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, null);
     }
 }

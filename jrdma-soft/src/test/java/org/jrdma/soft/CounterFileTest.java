@@ -90,6 +90,63 @@ class CounterFileTest {
         assertThat(dev.counters().get("sent_packets")).isGreaterThanOrEqualTo(40L);
     }
 
+    /** Issue 12 item 10: opening and closing a device that counted nothing leaves no file (it used to leave a lock and a retired total). */
+    @Test
+    void aDeviceThatCountedNothingLeavesNothing(@TempDir Path dir) {
+        CounterFile f = CounterFile.create(dir, "idle", NAMES).orElseThrow();
+        assertThat(files(dir, ".cnt")).hasSize(1);
+        assertThat(CounterFile.read(dir, "idle")).containsEntry("sent_packets", 0L);
+        f.close();
+        assertThat(files(dir, "")).isEmpty();
+    }
+
+    /** One lock file serves the whole directory, made only when a total is folded; a retired total only for a device that counted. */
+    @Test
+    void theDirectoryHoldsOneLockAndATotalPerDeviceThatCounted(@TempDir Path dir) {
+        for (int i = 0; i < 5; i++) {
+            CounterFile f = CounterFile.create(dir, "dev_" + i, NAMES).orElseThrow();
+            if (i % 2 == 0) {
+                add(f, 0, i + 1);
+            }
+            f.close();
+        }
+        assertThat(files(dir, "")).extracting(p -> p.getFileName().toString())
+                .containsExactlyInAnyOrder(CounterFile.LOCK, "dev_0.retired", "dev_2.retired", "dev_4.retired");
+        assertThat(CounterFile.read(dir, "dev_4")).containsEntry("sent_packets", 5L);
+        assertThat(CounterFile.read(dir, "dev_1")).isEmpty();
+    }
+
+    /** Devices no other process can name (chaos, tests) keep their counters in the process and write nothing. */
+    @Test
+    void privateCountersWriteNothingToTheDirectory(@TempDir Path dir) {
+        SoftDevice dev = FreshDevices.fresh("private", SoftOptions.defaults().statsDir(dir).privateCounters());
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16)) {
+            p.postRecv(1, 0, 64);
+            p.send(2, 0, 64);
+            assertThat(RcPair.poll(p.cqA, 1, Duration.ofSeconds(20))).hasSize(1);
+            assertThat(p.ctx.counters().get("sent_packets")).isPositive();
+            assertThat(dev.counters().get("sent_packets")).as("this process's view of the open device").isPositive();
+            assertThat(files(dir, "")).isEmpty();
+        }
+        assertThat(files(dir, "")).isEmpty();
+    }
+
+    /** "eth0.1" (a VLAN's device) and "eth0_1" (eth0's second address) are two devices with two files; names stay in the directory. */
+    @Test
+    void deviceNamesMapToFileNamesOneToOne(@TempDir Path dir) {
+        CounterFile vlan = CounterFile.create(dir, "soft_eth0.1", NAMES).orElseThrow();
+        CounterFile second = CounterFile.create(dir, "soft_eth0_1", NAMES).orElseThrow();
+        add(vlan, 0, 3);
+        add(second, 0, 5);
+        assertThat(CounterFile.read(dir, "soft_eth0.1")).containsEntry("sent_packets", 3L);
+        assertThat(CounterFile.read(dir, "soft_eth0_1")).containsEntry("sent_packets", 5L);
+        vlan.close();
+        second.close();
+        assertThat(CounterFile.read(dir, "soft_eth0.1")).containsEntry("sent_packets", 3L);
+        assertThat(CounterFile.safe("../x/y")).doesNotContain("/").isNotEqualTo(CounterFile.safe("__x_y"));
+        assertThat(CounterFile.safe(".hidden")).doesNotStartWith(".");
+    }
+
     private static void add(CounterFile f, int slot, long n) {
         f.values().set(ValueLayout.JAVA_LONG, slot * 8L, f.values().get(ValueLayout.JAVA_LONG, slot * 8L) + n);
     }

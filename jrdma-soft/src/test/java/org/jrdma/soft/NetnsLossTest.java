@@ -43,7 +43,7 @@ class NetnsLossTest {
 
     @Test
     void rcDeliversEverySendOnceThroughKernelInputDrops() throws Exception {
-        assumeTrue(isRoot(), "needs root to create a network namespace and nftables rules");
+        assumeTrue(org.jrdma.testkit.Host.isRoot(), "needs root to create a network namespace and nftables rules");
         String ip = tool("ip");
         String nft = tool("nft");
         assumeTrue(ip != null, "needs iproute2's ip on PATH or in /usr/sbin, /sbin");
@@ -102,19 +102,6 @@ class NetnsLossTest {
             Files.deleteIfExists(rules);
             Files.deleteIfExists(output);
         }
-    }
-
-    private static boolean isRoot() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("Uid:")) {
-                    return line.substring(4).strip().split("\\s+")[1].equals("0"); // the effective uid
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: no namespaces either
-        }
-        return false;
     }
 
     private static String tool(String name) {

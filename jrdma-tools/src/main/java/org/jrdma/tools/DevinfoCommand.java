@@ -40,7 +40,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
         }
         for (Device d : devices) {
-            try (Context ctx = d.open()) {
+            try (Context ctx = d.openForQuery()) { // a device another process uses is shown too, as ibv_devinfo shows a NIC
                 print(out, d, ctx);
             }
         }

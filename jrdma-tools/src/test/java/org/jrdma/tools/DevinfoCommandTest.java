@@ -80,6 +80,34 @@ class DevinfoCommandTest {
         assertThat(counter(r.out(), "rcvd_packets")).isPositive();
     }
 
+    /**
+     * A soft device lives in the process that opens it and binds its address there: devinfo in
+     * a third terminal failed with EADDRINUSE ("choose another address") while a pingpong
+     * served on the device. ibv_devinfo shows a NIC whatever else uses it; so does devinfo now,
+     * with the counters of the process that has it.
+     */
+    @Test
+    void devinfoShowsADeviceThatAnotherProcessHasOpen() throws Exception {
+        java.nio.file.Path stats = java.nio.file.Path.of(System.getProperty("jrdma.stats.dir"));
+        Process server = JrdmaProcess.start(java.util.List.of(),
+                java.util.Map.of("JRDMA_SOFT_DEVICES", device + "=" + address, "JRDMA_STATS_DIR", stats.toString()),
+                java.util.List.of("pingpong", "-d", device, "-p", Integer.toString(FreeLoopback.tcpPort())));
+        try {
+            java.nio.file.Path serversFile = stats.resolve(device + "." + server.pid() + ".cnt");
+            org.jrdma.testkit.Await.until(() -> java.nio.file.Files.exists(serversFile) || !server.isAlive(),
+                    Duration.ofSeconds(60), "the pingpong server to open " + device);
+            assertThat(server.isAlive()).as("the server runs").isTrue();
+
+            ToolRun r = ToolRun.of("devinfo", "-d", device, "-v");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).contains("hca_id:\t" + device, "\t\t\tstate:\t\t\tPORT_ACTIVE (4)",
+                    "\t\t\tGID[  0]:\t\t::ffff:" + address + ", RoCE v2", "max_qp:", "counters (all processes on this host):");
+            assertThat(counter(r.out(), "sent_packets")).isNotNegative();
+        } finally {
+            server.destroyForcibly().waitFor();
+        }
+    }
+
     static long counter(String out, String name) {
         return out.lines().map(String::strip).filter(l -> l.startsWith(name + ":"))
                 .map(l -> Long.parseLong(l.substring(name.length() + 1).strip())).findFirst().orElseThrow();

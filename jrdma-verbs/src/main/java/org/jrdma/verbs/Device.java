@@ -18,6 +18,17 @@ public interface Device {
     Context open();
 
     /**
+     * Opens the device only to query it, as ibv_devinfo does: query_device, query_port and
+     * query_gid answer; creating resources may fail. Any number of programs may open a NIC, but
+     * a provider whose open is exclusive — a soft device binds its address in one process at a
+     * time — answers here even while another process has the device open. By default,
+     * {@link #open()}.
+     */
+    default Context openForQuery() {
+        return open();
+    }
+
+    /**
      * The device's hardware counters as {@code rdma statistic} shows them — packets, bytes,
      * retransmissions, NAKs by kind, duplicates, drops by reason — summed over every process on
      * the host that uses the device; names are the provider's (lower case, snake case). Empty

@@ -18,20 +18,50 @@ public final class PcapWriter implements AutoCloseable {
     private static final int LINKTYPE_RAW = 101;
     private static final int SNAPLEN = 65535;
 
+    private final Path file;
     private final OutputStream out;
     private final ByteBuffer header = ByteBuffer.allocate(16 + 48).order(ByteOrder.LITTLE_ENDIAN);
     private final byte[] payload = new byte[SNAPLEN];
+    /** A packet recorded while the device closes (another thread's last engine pass) is not an error: it is skipped. */
+    private boolean closed;
 
-    private PcapWriter(OutputStream out) {
+    private PcapWriter(Path file, OutputStream out) {
+        this.file = file;
         this.out = out;
     }
 
+    /**
+     * Creates {@code file} (replacing one that exists) and writes the pcap header through to
+     * it, so that a full or read-only filesystem fails here rather than at the first packet; on
+     * failure no file is left behind.
+     */
     public static PcapWriter create(Path file) throws IOException {
-        PcapWriter w = new PcapWriter(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
-        ByteBuffer global = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
-        global.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(SNAPLEN).putInt(LINKTYPE_RAW);
-        w.out.write(global.array());
-        return w;
+        OutputStream raw = Files.newOutputStream(file);
+        try {
+            PcapWriter w = new PcapWriter(file, new BufferedOutputStream(raw, 1 << 16));
+            ByteBuffer global = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
+            global.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(SNAPLEN).putInt(LINKTYPE_RAW);
+            w.out.write(global.array());
+            w.out.flush();
+            return w;
+        } catch (IOException e) {
+            try {
+                raw.close();
+            } catch (IOException ignored) {
+                // the header did not fit; closing has nothing to add
+            }
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException notRemoved) {
+                e.addSuppressed(notRemoved);
+            }
+            throw e;
+        }
+    }
+
+    /** The file being written. */
+    public Path file() {
+        return file;
     }
 
     /**
@@ -40,6 +70,9 @@ public final class PcapWriter implements AutoCloseable {
      */
     public synchronized void write(int srcIp, int srcPort, int dstIp, int dstPort, ByteBuffer buffer, int offset, int length)
             throws IOException {
+        if (closed) {
+            return;
+        }
         long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
         int ipLength = 20 + 8 + length;
         header.clear();
@@ -63,6 +96,9 @@ public final class PcapWriter implements AutoCloseable {
      */
     public synchronized void writeIpv6(byte[] srcIp, int srcPort, byte[] dstIp, int dstPort, ByteBuffer buffer,
             int offset, int length) throws IOException {
+        if (closed) {
+            return;
+        }
         long micros = java.time.Instant.now().toEpochMilli() * 1000 + (System.nanoTime() / 1000) % 1000;
         int ipLength = 40 + 8 + length;
         header.clear();
@@ -114,6 +150,7 @@ public final class PcapWriter implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        closed = true;
         out.close();
     }
 }

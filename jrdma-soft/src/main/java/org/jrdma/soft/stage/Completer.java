@@ -19,6 +19,11 @@ public final class Completer {
     /** Where an atomic's original value is staged (host byte order) before it is scattered. */
     private final long[] original = new long[1];
     private final MemorySegment originalBytes = MemorySegment.ofArray(original);
+    private final StallWarnings stalls;
+
+    public Completer(StallWarnings stalls) {
+        this.stalls = stalls;
+    }
 
     /** Handles a response packet (ACKNOWLEDGE, READ response, ATOMIC ACKNOWLEDGE) for {@code qp}. */
     public void onResponse(TransportQp qp, RxPacket pkt, MemorySegment data, long now) {
@@ -111,6 +116,7 @@ public final class Completer {
 
     /** A valid response: the retry counters start again and the timer restarts or stops. */
     private void progress(TransportQp qp, long now) {
+        StallWarnings.progressed(qp);
         qp.retryStarted = false;
         qp.retryLeft = qp.retryCnt;
         qp.rnrRetryLeft = qp.rnrRetry;
@@ -235,7 +241,11 @@ public final class Completer {
         if (Psn.compare(psn, qp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
             return;
         }
+        if (Psn.compare(psn, qp.compPsn) > 0) {
+            StallWarnings.progressed(qp); // the NAK acknowledges the packets before psn
+        }
         qp.compPsn = psn;
+        stalls.retried(qp, StallWarnings.Cause.RNR_NAK, now);
         if (qp.rnrRetryLeft == 0) {
             qp.count(QpCounter.RNR_RETRY_EXCEEDED);
             failHead(qp, WcStatus.RNR_RETRY_EXC_ERR);
@@ -263,6 +273,7 @@ public final class Completer {
                 return 0; // nothing outstanding any more
             }
             qp.count(QpCounter.RETRY_TIMEOUTS);
+            stalls.retried(qp, StallWarnings.Cause.TIMEOUT, now);
             retry(qp, now, true);
             return 1;
         }

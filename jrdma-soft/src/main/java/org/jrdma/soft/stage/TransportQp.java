@@ -94,6 +94,16 @@ public final class TransportQp {
     /** A retry sequence started at {@link #retryStartedPsn} and no progress since (rxe started_retry). */
     boolean retryStarted;
     int retryStartedPsn;
+    /**
+     * Retries without progress (StallWarnings): whether an episode is on, when it began, whether
+     * it was reported, and the counters at its start (its own figures are the difference).
+     */
+    boolean stalled;
+    long stallStartNanos;
+    boolean stallReported;
+    long stallRnrNaks;
+    long stallTimeouts;
+    long stallResent;
 
     // --- responder (rxe resp.*) ---
     int ePsn;

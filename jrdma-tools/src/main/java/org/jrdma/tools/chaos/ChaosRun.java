@@ -106,8 +106,13 @@ final class ChaosRun implements AutoCloseable {
         return text.isEmpty() ? null : Impairment.parse(text + ",seed=" + seed);
     }
 
+    /**
+     * A device on a fresh address that no other process can name: its counters stay private
+     * (the cell reads them from the context), so a run leaves no file per device name in the
+     * shared stats directory.
+     */
     private static SoftDevice device(String name, InetAddress address, Impairment impairment) {
-        SoftOptions options = SoftOptions.defaults();
+        SoftOptions options = SoftOptions.defaults().privateCounters();
         if (impairment != null) {
             options = options.impairment(impairment);
         }
