@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
 import org.jrdma.tools.Main;
 import picocli.CommandLine;
@@ -53,8 +54,16 @@ public final class ChaosCommand implements Callable<Integer> {
         ChaosConfig config;
         try {
             config = new ChaosConfig(messages, size, window, timeout, 7, Mtus.of(mtu), s);
+        } catch (MalformedMessageException e) {
+            throw usage("--mtu " + e.problem()); // a flag is a usage error (exit 2), as pingpong's -m
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw usage(e.getMessage());
+        }
+        List<String> ids = ChaosCell.standard().stream().map(ChaosCell::id).toList();
+        if (only != null && !ids.containsAll(only)) {
+            // an unknown id ran the baseline alone and said "every cell as expected"
+            throw usage("--cell " + only.stream().filter(c -> !ids.contains(c)).toList() + ": no such cell; the cells are "
+                    + String.join(", ", ids));
         }
         List<ChaosCell> cells = ChaosCell.standard().stream()
                 .filter(c -> only == null || c.id().equals("CH-00") || only.contains(c.id())).toList();
@@ -80,5 +89,9 @@ public final class ChaosCommand implements Callable<Integer> {
         boolean all = results.stream().allMatch(CellResult::passed);
         out.println(all ? "every cell as expected" : "SOME CELLS FAILED");
         return all ? Main.EXIT_OK : Main.EXIT_FAILURE;
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 }

@@ -21,6 +21,10 @@ public record ChaosConfig(int messages, int size, int window, int timeout, int r
         if (size < 8 || size % 8 != 0) {
             throw new IllegalArgumentException("chaos: size must be a positive multiple of 8, not " + size);
         }
+        if (timeout < 0 || timeout > 31) {
+            // the QP attribute is 5 bits (IBA 9.7.6.1.3); found only at modify_qp, after the table began
+            throw new IllegalArgumentException("chaos: --timeout must be 0..31 (4.096 µs × 2^t), not " + timeout);
+        }
     }
 
     /**
