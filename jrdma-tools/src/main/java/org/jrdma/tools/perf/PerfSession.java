@@ -99,12 +99,7 @@ final class PerfSession implements AutoCloseable {
             }
             int[] sizes = c.sizes(mtu);
             int maxSize = sizes[sizes.length - 1];
-            // send_lat signals one SEND in cq_mod, as perftest does, and a NIC retires the
-            // unsignaled ones as their ACKs come. A soft responder sends its ACK right behind its
-            // answer (CoalescingAcks), so the previous SEND may still await its ACK when the next
-            // is posted: one more send-queue slot than the tx depth (ibv_create_qp may give more
-            // than asked for, and NICs round the queue up as well).
-            int sendDepth = c.test() == PerfTest.SEND_LAT && !c.check() ? c.txDepth() + 1 : c.txDepth();
+            int sendDepth = c.test() == PerfTest.SEND_LAT ? SendLatency.sendQueueDepth(c) : c.txDepth();
             int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
             if (c.rdmaCm()) {
                 exchange.blankKeys();

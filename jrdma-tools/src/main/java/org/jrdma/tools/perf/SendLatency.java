@@ -40,6 +40,28 @@ final class SendLatency extends LatencyLoop {
         rwr.sg(rsge);
     }
 
+    /**
+     * perftest's run_iter_lat_send: one SEND in cq_mod is signaled (and the last), and the
+     * sender waits for that completion only; --check signals every SEND, because its buffer is
+     * refilled for the next message only once the previous one is complete.
+     */
+    static int signalEvery(PerfConfig c) {
+        return c.check() ? 1 : c.cqMod();
+    }
+
+    /**
+     * The send queue send_lat needs: an unsignaled SEND keeps its slot until its ACK comes,
+     * and nothing says when that is — the peer may hold its ACK (a soft responder sending
+     * from its device thread while the application sleeps with {@code -e}, up to 1 ms), and
+     * the network may delay or lose it (a later ACK then covers it). What bounds the queue is
+     * the wait for each signaled SEND's completion, which retires every SEND before it: at most
+     * {@link #signalEvery} are ever outstanding. ibv_create_qp may give more than asked for,
+     * and a NIC rounds its queue up as well.
+     */
+    static int sendQueueDepth(PerfConfig c) {
+        return Math.max(c.txDepth(), signalEvery(c));
+    }
+
     /** Posts the receives of a size; call before the synchronisation. */
     void postReceives(int size, long iters, boolean byDuration) {
         this.size = size;
@@ -73,10 +95,7 @@ final class SendLatency extends LatencyLoop {
             wr.ud(r.ahs[0], peer.qpn(), QpConnector.QKEY);
         }
         boolean initiator = !c.isServer();
-        // perftest's run_iter_lat_send: one SEND in cq_mod is signaled (and the last), and the
-        // sender waits for that completion only; --check signals every SEND, because its
-        // buffer is refilled for the next message only once the previous one is complete.
-        int signalEvery = c.check() ? 1 : c.cqMod();
+        int signalEvery = signalEvery(c);
         int unsignaledFlags = wr.sendFlags & ~org.jrdma.verbs.SendFlags.SIGNALED;
         int signaledFlags = unsignaledFlags | org.jrdma.verbs.SendFlags.SIGNALED;
         long signaled = 0;

@@ -42,19 +42,19 @@ class PerfEndToEndTest {
     }
 
     /** A bandwidth row: #bytes then #iterations, as REPORT_FMT lays them out. */
-    private static void assertBwRow(String out, long bytes, long iters) {
+    static void assertBwRow(String out, long bytes, long iters) {
         assertThat(out).contains(BW_HEADER);
         assertThat(Pattern.compile("^ " + bytes + " +" + iters + " +\\d+\\.\\d{2} +\\d+\\.\\d{2} *\t\t   \\d+\\.\\d{6}$",
                 Pattern.MULTILINE).matcher(out).find()).as(out).isTrue();
     }
 
-    private static void assertLatRow(String out, long bytes, long iters) {
+    static void assertLatRow(String out, long bytes, long iters) {
         assertThat(out).contains(LatTable.header());
         assertThat(Pattern.compile("^ " + bytes + " +" + iters + " +\\d+\\.\\d{2} ", Pattern.MULTILINE).matcher(out).find())
                 .as(out).isTrue();
     }
 
-    private static void assertChecked(String out) {
+    static void assertChecked(String out) {
         assertThat(out).containsPattern(" --check: [1-9]\\d* verified, 0 failed");
     }
 

@@ -56,13 +56,28 @@ final class PerfPair {
 
     /** The same, the client connecting to {@code host} (with -R: the device's address, where its CM answers). */
     static Result runTo(String host, String device, String... perfArgs) throws Exception {
+        return runOn(host, device, device, List.of(), List.of(), perfArgs);
+    }
+
+    /**
+     * Server on {@code serverDevice}, client on {@code clientDevice}, each with its own extra
+     * arguments: on two devices each side has its own engine and device thread, as two
+     * processes have (one device serves both QPs from one engine).
+     */
+    static Result runOn(String host, String serverDevice, String clientDevice, List<String> serverOnly, List<String> clientOnly,
+            String... perfArgs) throws Exception {
         int port = freePort();
         List<String> common = new ArrayList<>(List.of("perf"));
         common.addAll(List.of(perfArgs));
-        common.addAll(List.of("-d", device, "-p", String.valueOf(port), "--timeout-ms", "30000", "--run-timeout-s", "120"));
+        common.addAll(List.of("-p", String.valueOf(port), "--timeout-ms", "30000", "--run-timeout-s", "120"));
+        List<String> server = new ArrayList<>(common);
+        server.addAll(List.of("-d", serverDevice));
+        server.addAll(serverOnly);
         List<String> client = new ArrayList<>(common);
+        client.addAll(List.of("-d", clientDevice));
+        client.addAll(clientOnly);
         client.add(host);
-        ToolRun[] sides = ToolRun.serverAndClient(common, client, 180);
+        ToolRun[] sides = ToolRun.serverAndClient(server, client, 180);
         return new Result(sides[0], sides[1]);
     }
 }
