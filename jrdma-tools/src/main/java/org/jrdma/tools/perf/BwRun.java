@@ -222,7 +222,8 @@ final class BwRun {
                         + (sender != null ? " (sender done: " + senderDone + ")" : "")
                         + (receiver != null ? " (received " + receiver.received() + ")" : ""));
             }
-            waiter.idle(Math.min(lastProgress + timeout, runEnd));
+            // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip GIVE_UP
+            waiter.idle(Math.min(lastProgress + idleLimit, runEnd));
         }
     }
 }

@@ -96,4 +96,26 @@ class PerfEventsTest {
             System.clearProperty(ImpairmentSetting.PROPERTY);
         }
     }
+
+    /**
+     * UC and UD drop a message that finds no receive (or, here, that the network lost: 5 %,
+     * seeded), so a receiver that has seen messages flow and then nothing for 2 s gives up with
+     * what arrived. With -e it slept on the completion channel until --timeout-ms instead (two
+     * minutes here), whatever the 2 s said; the server must now end long before that.
+     */
+    @ParameterizedTest(name = "-c {0}")
+    @CsvSource({"UC", "UD"})
+    void anUnreliableReceiverWithEventsGivesUpOnLostMessages(String connection) throws Exception {
+        System.setProperty(ImpairmentSetting.PROPERTY, "loss=5%,seed=3");
+        try {
+            PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(), 120_000, 40,
+                    "send_bw", "-e", "-c", connection, "-n", "200", "-s", "8");
+            assertThat(r.server().code()).as(r.toString()).isZero();
+            assertThat(r.client().code()).as(r.toString()).isZero();
+            assertThat(r.server().out()).containsPattern(" [1-9]\\d* of 200 messages were lost \\(" + connection
+                    + " does not retransmit\\)\n");
+        } finally {
+            System.clearProperty(ImpairmentSetting.PROPERTY);
+        }
+    }
 }

@@ -7,6 +7,10 @@ import java.net.ServerSocket;
 import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jrdma.tools.ToolRun;
 
@@ -66,10 +70,20 @@ final class PerfPair {
      */
     static Result runOn(String host, String serverDevice, String clientDevice, List<String> serverOnly, List<String> clientOnly,
             String... perfArgs) throws Exception {
+        return runOn(host, serverDevice, clientDevice, serverOnly, clientOnly, 30_000, 0, perfArgs);
+    }
+
+    /**
+     * The same with the sides' {@code --timeout-ms}, and with {@code withinSeconds} > 0 both
+     * sides must have ended that long after they started (else a TimeoutException): a test that
+     * must see a run end well before the sides' own timeouts gives them long ones and waits less.
+     */
+    static Result runOn(String host, String serverDevice, String clientDevice, List<String> serverOnly, List<String> clientOnly,
+            int timeoutMs, int withinSeconds, String... perfArgs) throws Exception {
         int port = freePort();
         List<String> common = new ArrayList<>(List.of("perf"));
         common.addAll(List.of(perfArgs));
-        common.addAll(List.of("-p", String.valueOf(port), "--timeout-ms", "30000", "--run-timeout-s", "120"));
+        common.addAll(List.of("-p", String.valueOf(port), "--timeout-ms", String.valueOf(timeoutMs), "--run-timeout-s", "120"));
         List<String> server = new ArrayList<>(common);
         server.addAll(List.of("-d", serverDevice));
         server.addAll(serverOnly);
@@ -77,6 +91,18 @@ final class PerfPair {
         client.addAll(List.of("-d", clientDevice));
         client.addAll(clientOnly);
         client.add(host);
+        if (withinSeconds > 0) {
+            // a thread each: the common pool may have one (2 cores), and the server would wait for a client in its queue
+            ExecutorService sides = Executors.newFixedThreadPool(2);
+            try {
+                CompletableFuture<ToolRun> s = CompletableFuture.supplyAsync(() -> ToolRun.of(server), sides);
+                CompletableFuture<ToolRun> c = CompletableFuture.supplyAsync(() -> ToolRun.of(client), sides);
+                CompletableFuture.allOf(s, c).get(withinSeconds, TimeUnit.SECONDS);
+                return new Result(s.join(), c.join());
+            } finally {
+                sides.shutdown();
+            }
+        }
         ToolRun[] sides = ToolRun.serverAndClient(server, client, 180);
         return new Result(sides[0], sides[1]);
     }
