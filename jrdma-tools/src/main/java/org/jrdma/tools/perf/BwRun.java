@@ -56,7 +56,7 @@ final class BwRun {
         BwReport client = s.exchange.reports(BwReport.EMPTY).validated();
         out.println(BwTable.row(client, c.reportGbits()));
         if (c.check()) {
-            TargetCheck.verify(s.res, c.verb(), client, c.qps(), s.cycleBuffer, DataPattern.CLIENT_SALT, tally);
+            TargetCheck.verify(s.res, c.verb(), client, c.qps(), s.cycleBuffer, DataPattern.CLIENT_SALT, s.mtu.bytes(), tally);
         }
         s.closeExchange();
         out.println(Banner.RESULT_LINE);
@@ -169,7 +169,7 @@ final class BwRun {
                 row = mine.plus(theirs);
                 if (c.check()) {
                     TargetCheck.verify(s.res, c.verb(), theirs, c.qps(), s.cycleBuffer,
-                            c.isServer() ? DataPattern.CLIENT_SALT : DataPattern.SERVER_SALT, tally);
+                            c.isServer() ? DataPattern.CLIENT_SALT : DataPattern.SERVER_SALT, s.mtu.bytes(), tally);
                 }
             }
             out.println(BwTable.row(row, c.reportGbits()));

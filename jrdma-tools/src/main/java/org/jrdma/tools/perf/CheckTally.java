@@ -8,6 +8,7 @@ final class CheckTally {
     private long verified;
     private long failed;
     private String first;
+    private final java.util.List<String> notes = new java.util.ArrayList<>();
 
     void ok() {
         verified++;
@@ -18,6 +19,15 @@ final class CheckTally {
             first = what;
         }
         failed++;
+    }
+
+    /** Something the summary must add to the counts, e.g. what a transport lost. */
+    void note(String what) {
+        notes.add(what);
+    }
+
+    java.util.List<String> notes() {
+        return notes;
     }
 
     long verified() {

@@ -35,6 +35,9 @@ final class PerfRunner {
         }
         if (c.check()) {
             out.println(" --check: " + tally.verified() + " verified, " + tally.failed() + " failed");
+            for (String note : tally.notes()) {
+                out.println("   (" + note + ")");
+            }
         }
         out.flush();
         if (c.jsonFile() != null) {
