@@ -23,6 +23,14 @@ import org.jrdma.verbs.WorkCompletion;
  * <p>The measurement runs from the first receive completion to the last, as perftest's server
  * does; it reports no peak. Without {@code --check}, a UC/UD receiver that saw nothing for a
  * while gives up with what arrived ({@link #giveUp}).
+ *
+ * <p>With {@code -D} the measurement ends at this side's deadline, but the sender's does not end
+ * at the same instant, and what it posted before its own is still on the way — with
+ * {@code --check} it waits for every completion, which on RC needs a receive for each message
+ * (rnr_retry 7 retries forever). So the receiver keeps <em>draining</em> after its deadline —
+ * polling, reposting, checking, not counting — until the sender says it is done over the
+ * out-of-band channel ({@link BwRun}); UC/UD lose nothing to that wait, which is bounded by the
+ * exchange's own deadline.
  */
 final class BwReceiver {
     private final PerfResources r;
@@ -117,10 +125,10 @@ final class BwReceiver {
         return stopped || total == expectedTotal || (check && !byDuration && completeQps == qps);
     }
 
+    /** Polls, checks and reposts; past the -D deadline (or {@link #giveUp}) it still does, counting nothing. */
     int doWork(long now) {
         if (byDuration && !stopped && now - startedNanos >= stopAtNanos) {
             stopped = true;
-            return 0;
         }
         int n = r.recvCq.poll(wcs, wcs.length);
         if (n == 0) {
@@ -144,11 +152,13 @@ final class BwReceiver {
             } else if (check) {
                 checkMessage(q, wc);
             }
-            if (total == 0) {
-                firstNanos = t;
+            if (!stopped) { // a drained message is checked and its receive reposted, but not counted
+                if (total == 0) {
+                    firstNanos = t;
+                }
+                total++;
+                lastNanos = t;
             }
-            total++;
-            lastNanos = t;
             if (postedRecv[q] < expectedPerQp) {
                 post(q);
             }
@@ -182,6 +192,7 @@ final class BwReceiver {
         stopped = true;
     }
 
+    /** Messages received in the measured part of the run. */
     long received() {
         return total;
     }

@@ -25,6 +25,8 @@ import org.jrdma.verbs.VerbsException;
  */
 final class BwRun {
     private static final long GIVE_UP_NANOS = 2_000_000_000L;
+    /** How often a drain sleeping on events (-e) looks whether the out-of-band step is over. */
+    private static final long DRAIN_CHECK_NANOS = 10_000_000L;
     private final PerfSession s;
     private final PerfConfig c;
     private final PrintWriter out;
@@ -165,7 +167,7 @@ final class BwRun {
             BwReport mine = sender != null ? sender.report(c.reportGbits()) : receiver.report(c.reportGbits());
             BwReport row = mine;
             if (c.bidirectional()) {
-                BwReport theirs = s.exchange.reports(mine).validated();
+                BwReport theirs = draining(receiver, waiter, () -> s.exchange.reports(mine)).validated();
                 row = mine.plus(theirs);
                 if (c.check()) {
                     TargetCheck.verify(s.res, c.verb(), theirs, c.qps(), s.cycleBuffer,
@@ -181,8 +183,52 @@ final class BwRun {
             s.sync("end of the test");
             s.exchange.reports(rows.getLast().bw());
         }
-        s.closeExchange();
+        draining(receiver, waiter, () -> {
+            s.closeExchange();
+            return null;
+        });
         return rows;
+    }
+
+    /**
+     * Runs an out-of-band step; after a -D run with a receiver, on another thread while this one
+     * keeps the receiver draining (see {@link BwReceiver}): the peer's next message is how it says
+     * that its sender is done, and until then its messages must find receives. The step keeps
+     * its own deadlines; the drain ends with it.
+     */
+    private <T> T draining(BwReceiver receiver, CqWaiter waiter, java.util.function.Supplier<T> step) {
+        if (receiver == null || !c.byDuration()) {
+            return step.get();
+        }
+        java.util.concurrent.CompletableFuture<T> result = new java.util.concurrent.CompletableFuture<>();
+        Thread exchange = Thread.ofPlatform().daemon().name("jrdma-perf-exchange").start(() -> {
+            try {
+                result.complete(step.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        try {
+            while (!result.isDone()) {
+                if (receiver.doWork(System.nanoTime()) == 0) {
+                    waiter.idle(System.nanoTime() + DRAIN_CHECK_NANOS); // -e: wake to see whether the step is over
+                }
+            }
+        } catch (RuntimeException e) {
+            exchange.interrupt(); // our own failure comes first; the exchange stops at its next wait
+            throw e;
+        }
+        try {
+            return result.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /** Runs the agents until both are done; nothing here allocates. */
@@ -203,8 +249,8 @@ final class BwRun {
             if (!senderDone) {
                 work += sender.doWork(now);
             }
-            if (!receiverDone) {
-                work += receiver.doWork(now);
+            if (receiver != null) {
+                work += receiver.doWork(now); // done, it still drains while our sender finishes (-b -D)
             }
             if (work > 0) {
                 lastProgress = now;
@@ -222,8 +268,9 @@ final class BwRun {
                         + (sender != null ? " (sender done: " + senderDone + ")" : "")
                         + (receiver != null ? " (received " + receiver.received() + ")" : ""));
             }
-            // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip GIVE_UP
-            waiter.idle(Math.min(lastProgress + idleLimit, runEnd));
+            // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip
+            // GIVE_UP; and at the -D deadline while it is ahead, not after (that would spin)
+            waiter.idle(now < runEnd ? Math.min(lastProgress + idleLimit, runEnd) : lastProgress + idleLimit);
         }
     }
 }

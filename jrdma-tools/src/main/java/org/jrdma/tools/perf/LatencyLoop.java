@@ -135,6 +135,20 @@ abstract class LatencyLoop {
     }
 
     /**
+     * The end of a run. By iterations, every operation posted must complete. After a -D run what
+     * is still outstanding is left to the QP's destruction, as perftest leaves it: the peer ended
+     * its own run at its own deadline, a moment apart, and may not answer — write_lat has no
+     * closing exchange, so its QP may be gone already, and the wait would end in a transport
+     * retry error (or never, for an RNR with rnr_retry 7).
+     */
+    protected final void finish(long posted, boolean byDuration) {
+        runEndNanos = Long.MAX_VALUE;
+        if (!byDuration) {
+            awaitSends(posted);
+        }
+    }
+
+    /**
      * After a pass without work: false if the run is over; throws past the timeout; else waits a
      * little. {@code waitingFor} is a constant: nothing is built unless the wait fails.
      */

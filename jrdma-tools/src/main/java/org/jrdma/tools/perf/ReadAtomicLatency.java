@@ -58,8 +58,7 @@ final class ReadAtomicLatency extends LatencyLoop {
             k++;
             end = System.nanoTime();
         }
-        runEndNanos = Long.MAX_VALUE;
-        awaitSends(posts);
+        finish(posts, byDuration);
         return stats(bytes, k, start, end);
     }
 

@@ -132,8 +132,7 @@ final class SendLatency extends LatencyLoop {
             end = System.nanoTime();
         }
         long count = initiator ? Math.min(k, recvsDone) : k;
-        runEndNanos = Long.MAX_VALUE;
-        awaitSends(signaled); // the signaled completions, the last one included
+        finish(signaled, byDuration); // the signaled completions, the last one included
         return stats(size, count, start, end);
     }
 

@@ -70,8 +70,7 @@ final class WriteLatency extends LatencyLoop {
             end = System.nanoTime();
         }
         long count = initiator ? Math.min(k, repliesSeen) : k;
-        runEndNanos = Long.MAX_VALUE;
-        awaitSends(k);
+        finish(k, byDuration);
         return stats(size, count, start, end);
     }
 
