@@ -176,7 +176,7 @@ final class BwReceiver {
             lost += seq - expected;
             long bad = DataPattern.verify(r.buffer, wc.wrId + grh, size, seq, peerSalt, 0);
             if (bad < 0) {
-                tally.ok();
+                tally.ok(CheckTally.Item.MESSAGE);
             } else {
                 tally.fail("message " + seq + " on QP " + q + " differs at byte " + bad);
             }

@@ -276,14 +276,14 @@ final class BwSender {
             long base = (seq % remoteSlots) * stride;
             long bad = DataPattern.verify(r.buffer, offset, size, DataPattern.READ_SOURCE, peerSalt, base);
             if (bad < 0) {
-                tally.ok();
+                tally.ok(CheckTally.Item.READ);
             } else {
                 tally.fail("READ " + seq + " on QP " + q + " differs at byte " + bad);
             }
         } else {
             long original = r.buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
             if (original == seq) {
-                tally.ok();
+                tally.ok(CheckTally.Item.ATOMIC_RESULT);
             } else {
                 tally.fail(atomicType + " " + seq + " on QP " + q + " returned " + original + ", expected " + seq);
             }

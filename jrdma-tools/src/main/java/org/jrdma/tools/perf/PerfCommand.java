@@ -97,7 +97,10 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--out_json_file", paramLabel = "FILE", description = "The JSON file (default: perftest_out.json; implies --out_json).")
     Path outJsonFile;
 
-    @Option(names = "--check", description = "Verify every byte received, read or written, and every atomic result (both sides jrdma).")
+    @Option(names = "--check", description = "Verify what arrives (both sides jrdma); the summary line says what was: "
+            + "every message received (send_bw, send_lat), every WRITE as it lands (write_lat), every READ (read_bw, read_lat), "
+            + "every atomic's original value and atomic_bw's final counters - but for write_bw only the final contents of each "
+            + "target slot (the last WRITE into it).")
     boolean check;
 
     @Option(names = "--report-alloc", description = "Print the heap bytes allocated per operation while measuring (all threads).")

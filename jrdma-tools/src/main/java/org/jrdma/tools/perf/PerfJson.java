@@ -20,12 +20,13 @@ import org.jrdma.tools.json.Json;
  *  "iters":5000,"durationSeconds":0,"peerVersion":"6.06","bwUnit":"MiB/sec",
  *  "results":[{"bytes":65536,"iterations":5000,"bwPeak":…,"bwAverage":…,"msgRateMpps":…,
  *              "allocBytesPerOp":…}],
- *  "check":{"verified":…,"failed":0}}
+ *  "check":{"verified":…,"what":"60 messages received (every byte)","failed":0}}
  * </pre>
  *
  * Latency results have {@code bytes, iterations, tMinUsec, tMaxUsec, tTypicalUsec, tAvgUsec,
  * tStdevUsec, p99Usec, p999Usec} (with {@code -D}: {@code tAvgUsec, tpsAverage}).
- * {@code allocBytesPerOp} is there with {@code --report-alloc}, {@code check} with {@code --check}.
+ * {@code allocBytesPerOp} is there with {@code --report-alloc}, {@code check} with {@code --check}
+ * ({@code what}: the summary line's account of what this side verified).
  */
 final class PerfJson {
     private PerfJson() {
@@ -62,7 +63,9 @@ final class PerfJson {
         }
         j.endArray();
         if (c.check()) {
-            j.key("check").begin().field("verified", tally.verified()).field("failed", tally.failed()).end();
+            String what = tally.verifiedText();
+            j.key("check").begin().field("verified", tally.verified()).field("what", what == null ? "nothing on this side" : what)
+                    .field("failed", tally.failed()).end();
         }
         return j.end().toString();
     }

@@ -34,7 +34,7 @@ final class PerfRunner {
             }
         }
         if (c.check()) {
-            out.println(" --check: " + tally.verified() + " verified, " + tally.failed() + " failed");
+            out.println(tally.summary());
             for (String note : tally.notes()) {
                 out.println("   (" + note + ")");
             }

@@ -171,7 +171,7 @@ final class SendLatency extends LatencyLoop {
                 long offset = r.layout.receiveOffset(0) + (wc.wrId % slots) * stride + grh;
                 long bad = DataPattern.verify(r.buffer, offset, size, j, peerSalt, 0);
                 if (bad < 0) {
-                    tally.ok();
+                    tally.ok(CheckTally.Item.MESSAGE);
                 } else {
                     tally.fail("message " + j + " differs at byte " + bad);
                 }

@@ -44,13 +44,14 @@ final class TargetCheck {
             if (verb == Verb.ATOMIC) {
                 long counter = res.buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, region);
                 if (counter == n) {
-                    tally.ok();
+                    tally.ok(CheckTally.Item.COUNTER);
                 } else {
                     tally.fail("the atomic counter of QP " + q + " is " + counter + " after " + n + " operations");
                 }
             } else if (verb == Verb.WRITE) {
                 int stride = BufferLayout.stride(size);
                 int slots = BufferLayout.remoteSlots(size, cycleBuffer, true);
+                tally.writesIntoSlots(n);
                 for (long x = 0; x < Math.min(slots, n); x++) {
                     long last = x + (n - 1 - x) / slots * slots;
                     long offset = region + x * stride;
@@ -69,7 +70,7 @@ final class TargetCheck {
                         }
                     }
                     if (bad < 0) {
-                        tally.ok();
+                        tally.ok(CheckTally.Item.SLOT);
                     } else {
                         tally.fail("WRITE " + last + " of QP " + q + " (slot " + x + ") differs at byte " + bad
                                 + (uc ? ", and its piece there is no earlier WRITE's into the slot either" : ""));

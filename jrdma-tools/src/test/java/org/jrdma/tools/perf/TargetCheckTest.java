@@ -78,6 +78,8 @@ class TargetCheckTest {
             assertThat(tally.verified()).isEqualTo(slots());
             assertThat(tally.failed()).isZero();
             assertThat(tally.notes()).isEmpty();
+            assertThat(tally.summary()).isEqualTo(" --check: verified 64 target slots (the final contents of each: the last WRITE"
+                    + " into it, every byte; 1000 WRITEs in all); 0 failed");
         }
     }
 
