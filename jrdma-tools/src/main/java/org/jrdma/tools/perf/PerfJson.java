@@ -70,6 +70,11 @@ final class PerfJson {
         return j.end().toString();
     }
 
+    /**
+     * Writes {@code json} to {@code file}; {@link LocalLimits} checked its directory before the
+     * run, so a failure here is the file system's (it filled up, or the directory went away),
+     * and the message says which.
+     */
     static void write(Path file, String json) {
         Path dir = file.toAbsolutePath().getParent();
         try {
@@ -81,7 +86,22 @@ final class PerfJson {
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("--out_json_file " + file + " (in " + dir + "): " + reason(e)
+                    + "; the results above are not in it", e);
         }
+    }
+
+    /** The cause in words: NIO's exceptions carry only the path in their message. */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason(); // "Read-only file system", "No space left on device" …
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

@@ -76,8 +76,8 @@ final class PerfResources implements AutoCloseable {
             this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
             this.pd = ctx.allocPd();
             this.channel = c.events() ? ctx.createCompChannel() : null;
-            this.sendCq = ctx.createCq(c.qps() * sendDepth + 16, channel);
-            this.recvCq = ctx.createCq(c.qps() * Math.max(1, recvDepth) + 16, channel);
+            this.sendCq = ctx.createCq(sendCqEntries(c, sendDepth), channel);
+            this.recvCq = ctx.createCq(recvCqEntries(c, recvDepth), channel);
             this.layout = new BufferLayout(maxSize, type == QpType.UD, c.qps());
             this.buffer = arena.allocate(layout.totalBytes(), BufferLayout.PAGE);
             this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
@@ -94,6 +94,16 @@ final class PerfResources implements AutoCloseable {
             closeQuietly();
             throw e;
         }
+    }
+
+    /** The send CQ: room for every QP's whole send queue, and some. */
+    static int sendCqEntries(PerfConfig c, int sendDepth) {
+        return c.qps() * sendDepth + 16;
+    }
+
+    /** The receive CQ: room for every QP's whole receive queue, and some. */
+    static int recvCqEntries(PerfConfig c, int recvDepth) {
+        return c.qps() * Math.max(1, recvDepth) + 16;
     }
 
     /** QP {@code q}'s key message: our -o, QPN, PSN, the buffer's rkey, its target region, our GID. */

@@ -5,6 +5,7 @@ import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.PortAttr;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.VerbsException;
@@ -61,12 +62,16 @@ final class PerfSession implements AutoCloseable {
         try {
             DeviceAttr attr = ctx.queryDevice();
             PerfConfig c = resolve(asked, attr);
-            Mtu portMtu = ctx.queryPort(QpConnector.PORT).activeMtu();
+            PortAttr port = ctx.queryPort(QpConnector.PORT);
+            Mtu portMtu = port.activeMtu();
             Mtu mine = c.mtu() == null ? portMtu : c.mtu();
             if (mine.bytes() > portMtu.bytes()) {
                 throw new VerbsException(Errno.EINVAL, "--mtu " + mine.bytes() + " is above the port's active MTU "
                         + portMtu.bytes());
             }
+            int sendDepth = c.test() == PerfTest.SEND_LAT ? SendLatency.sendQueueDepth(c) : c.txDepth();
+            int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
+            LocalLimits.check(ctx, device.name(), c, attr, port, mine, sendDepth, recvDepth); // before any network activity
             Runnable waiting = () -> {
                 out.println(Banner.WAITING);
                 out.flush();
@@ -99,8 +104,6 @@ final class PerfSession implements AutoCloseable {
             }
             int[] sizes = c.sizes(mtu);
             int maxSize = sizes[sizes.length - 1];
-            int sendDepth = c.test() == PerfTest.SEND_LAT ? SendLatency.sendQueueDepth(c) : c.txDepth();
-            int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
             if (c.rdmaCm()) {
                 exchange.blankKeys();
                 int depth = c.verb().usesReadResources() ? c.outReads() : 0;
