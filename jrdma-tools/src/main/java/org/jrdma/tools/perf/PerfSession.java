@@ -84,11 +84,11 @@ final class PerfSession implements AutoCloseable {
                 // Ours stays open to the end: the two share the device, which then starts once.
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
                 link = RdmaCmLink.open(c, source, waiting);
-                exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), c.runTimeout());
+                exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), runWait(c));
             } else if (c.isServer()) {
-                exchange = PerfExchange.accept(c.port(), c.timeout(), c.runTimeout());
+                exchange = PerfExchange.accept(c.port(), c.timeout(), runWait(c));
             } else {
-                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), c.runTimeout());
+                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), runWait(c));
             }
             exchange.versions();
             int cycleBuffer = exchange.sysData(PerfExchange.CYCLE_BUFFER, PerfExchange.CACHE_LINE)[0];
@@ -168,6 +168,15 @@ final class PerfSession implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * How long a side waits over the out-of-band channel while its peer measures: --run-timeout-s
+     * on top of the peer's -D (a passive server waits through the client's whole run, and a -D
+     * longer than the run timeout ended in a timeout on that side).
+     */
+    static java.time.Duration runWait(PerfConfig c) {
+        return c.runTimeout().plusSeconds(c.durationSeconds());
     }
 
     /** Settles the defaults that depend on the device and the run: max inline data, receive depth. */

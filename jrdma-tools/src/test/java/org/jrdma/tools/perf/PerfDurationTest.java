@@ -115,4 +115,18 @@ class PerfDurationTest {
             PerfEndToEndTest.assertChecked(r.client().out());
         }
     }
+
+    /**
+     * A side that waits over TCP while its peer measures (a passive server, a receiver at its
+     * closing exchange, a read_lat server) waits --run-timeout-s on top of -D: with -D longer
+     * than the run timeout the server timed out in the middle of the client's run.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"write_bw", "send_bw", "read_lat"})
+    void aRunLongerThanTheRunTimeoutIsWaitedFor(String test) throws Exception {
+        PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(),
+                test, "-D", "3", "--run-timeout-s", "1");
+        assertThat(r.client().code()).as(r.toString()).isZero();
+        assertThat(r.server().code()).as(r.toString()).isZero();
+    }
 }

@@ -320,7 +320,8 @@ class PerfEndToEndTest {
                 {"perf", "write_bw", "-a", "-D", "2"}, {"perf", "send_lat", "-q", "2"}, {"perf", "write_bw", "-m", "1000"},
                 {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"},
                 {"perf", "write_bw", "-D", "2", "--warmup", "10"}, {"perf", "send_bw", "--check", "--warmup", "10"},
-                {"perf", "send_lat", "--warmup", "-1"}}) {
+                {"perf", "send_lat", "--warmup", "-1"}, {"perf", "write_bw", "--timeout-ms", "9223372036854775807"},
+                {"perf", "write_bw", "--timeout-ms", "0"}, {"perf", "write_bw", "--run-timeout-s", "99999999999"}}) {
             ToolRun side = ToolRun.of(args);
             assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(Main.EXIT_USAGE);
             assertThat(side.err()).contains("Try 'jrdma perf --help'.");

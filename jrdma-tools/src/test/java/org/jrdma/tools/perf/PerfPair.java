@@ -83,7 +83,13 @@ final class PerfPair {
         int port = freePort();
         List<String> common = new ArrayList<>(List.of("perf"));
         common.addAll(List.of(perfArgs));
-        common.addAll(List.of("-p", String.valueOf(port), "--timeout-ms", String.valueOf(timeoutMs), "--run-timeout-s", "120"));
+        common.addAll(List.of("-p", String.valueOf(port)));
+        if (!common.contains("--timeout-ms")) {
+            common.addAll(List.of("--timeout-ms", String.valueOf(timeoutMs)));
+        }
+        if (!common.contains("--run-timeout-s") && !serverOnly.contains("--run-timeout-s") && !clientOnly.contains("--run-timeout-s")) {
+            common.addAll(List.of("--run-timeout-s", "120"));
+        }
         List<String> server = new ArrayList<>(common);
         server.addAll(List.of("-d", serverDevice));
         server.addAll(serverOnly);
