@@ -67,6 +67,37 @@ final class LocalLimits {
         if (c.jsonFile() != null) {
             checkWritable(c.jsonFile());
         }
+        checkTimestamps(c, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * A run by iterations keeps a timestamp per iteration on the side that posts (perftest's
+     * tposted/tcompleted): 8 bytes per iteration of every QP, and as much again for the
+     * completions a bandwidth sender times (every one with --check) or the samples a latency
+     * side sorts. They must fit in a Java array and in the heap, or the run would fail with an
+     * OutOfMemoryError after the connection.
+     */
+    static void checkTimestamps(PerfConfig c, long heapBytes) {
+        if (c.byDuration()) {
+            return; // no per-iteration arrays
+        }
+        boolean bw = c.test().isBandwidth();
+        boolean posts = bw ? !c.isServer() || c.bidirectional() : !c.isServer() || !c.verb().usesReadResources();
+        if (!posts) {
+            return;
+        }
+        long n = (long) Math.max(c.iters(), c.warmup()) * (bw ? c.qps() : 1); // the warm-up's arrays come and go first
+        long perIteration = bw ? 8 + 16 / (c.check() ? 1 : Math.max(1, Math.min(c.cqMod(), c.txDepth()))) : 16;
+        long bytes = n * perIteration;
+        if (n > Integer.MAX_VALUE - 8 || bytes > heapBytes / 2) {
+            throw invalid("--iters " + c.iters() + (bw ? " × --qp " + c.qps() : "") + " keeps a timestamp per iteration: "
+                    + gib(bytes) + ", more than this JVM can hold (heap " + gib(heapBytes)
+                    + "; JAVA_TOOL_OPTIONS=-Xmx… gives it more); --duration measures a long run without them");
+        }
+    }
+
+    private static String gib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }
 
     /** --out_json_file: written at the end, by way of a temporary file beside it; its directory must be there now. */

@@ -95,4 +95,43 @@ class PerfLocalOptionsTest {
                 .hasMessage("--out_json_file " + gone + " (in " + gone.getParent() + "): no such file or directory; the results"
                         + " above are not in it");
     }
+
+    /**
+     * A run by iterations keeps a timestamp per iteration on the side that posts: two billion
+     * of them do not fit in a Java array (nor in most heaps), and the run used to fail after the
+     * connection (ArithmeticException or OutOfMemoryError). Both send_lat sides time their posts.
+     */
+    @Test
+    void moreIterationsThanTheHeapCanTimeFailBeforeAnyNetworkActivity() throws Exception {
+        for (boolean client : new boolean[] {false, true}) {
+            try (ServerSocket listening = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+                List<String> args = new ArrayList<>(List.of("perf", "send_lat", "-d", device, "-n", "2147483647", "--timeout-ms",
+                        "5000", "-p", String.valueOf(client ? listening.getLocalPort() : PerfPair.freePort())));
+                if (client) {
+                    args.add("127.0.0.1");
+                }
+                ToolRun r = ToolRun.of(args);
+                assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(r.err()).as(r.toString()).matches("jrdma perf: error: --iters 2147483647 keeps a timestamp per "
+                        + "iteration: 32\\.0 GiB, more than this JVM can hold \\(heap \\d+\\.\\d GiB; JAVA_TOOL_OPTIONS=-Xmx… "
+                        + "gives it more\\); --duration measures a long run without them \\(EINVAL\\)\n");
+                assertThat(r.out()).doesNotContain("Waiting for client");
+                listening.setSoTimeout(200);
+                assertThatThrownBy(listening::accept).isInstanceOf(SocketTimeoutException.class);
+            }
+        }
+    }
+
+    @Test
+    void timestampsAreCountedPerQpAndOnlyWhereTheyAreKept() {
+        PerfConfig bw = TablesTest.config(PerfTest.WRITE_BW, "h", false, org.jrdma.verbs.QpType.RC, AtomicType.FETCH_AND_ADD);
+        LocalLimits.checkTimestamps(bw, 1L << 30); // 5000 × 9 bytes
+        PerfConfig many = new PerfConfig(bw.test(), "h", null, 1, 8, true, false, 100_000_000, 0, 64, false, false, 0, null, 0,
+                128, 512, 100, 16, bw.connection(), bw.atomicType(), false, null, false, false, bw.timeout(), bw.runTimeout(), 0, false);
+        assertThatThrownBy(() -> LocalLimits.checkTimestamps(many, 64L << 30)).hasMessageContaining("--iters 100000000 × --qp 64");
+        PerfConfig passiveServer = new PerfConfig(bw.test(), null, null, 1, 8, true, false, 100_000_000, 0, 64, false, false, 0,
+                null, 0, 128, 512, 100, 16, bw.connection(), bw.atomicType(), false, null, false, false, bw.timeout(),
+                bw.runTimeout(), 0, false);
+        LocalLimits.checkTimestamps(passiveServer, 1L << 30); // a write_bw server times nothing
+    }
 }
