@@ -138,8 +138,7 @@ final class BwReceiver {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = wcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "receive failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") after " + total + " messages");
+                throw CompletionFailure.of("the receive after " + total + " messages", wc, r.sendCq);
             }
             int q = r.qpIndex(wc.qpNum);
             if (q < 0) {

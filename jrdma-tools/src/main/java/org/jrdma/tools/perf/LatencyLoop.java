@@ -101,8 +101,7 @@ abstract class LatencyLoop {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = wcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "completion failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") for iteration " + wc.wrId);
+                throw CompletionFailure.of("the " + wr.opcode + " of iteration " + wc.wrId, wc, r.recvCq);
             }
             onSendCompletion(wc);
             sendsDone++;

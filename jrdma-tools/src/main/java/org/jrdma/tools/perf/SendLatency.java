@@ -1,10 +1,8 @@
 package org.jrdma.tools.perf;
 
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.Sge;
-import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
 import org.jrdma.verbs.WrOpcode;
@@ -161,8 +159,7 @@ final class SendLatency extends LatencyLoop {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = rwcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "receive failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") for message " + recvsDone);
+                throw CompletionFailure.of("the receive of message " + recvsDone, wc, r.sendCq);
             }
             long j = recvsDone;
             if (wc.byteLen != size + grh) {
