@@ -38,9 +38,13 @@ final class RdmaCmLink implements AutoCloseable {
     /** The client's source: the address of the device -d named, so the CM uses that device. */
     private InetSocketAddress source;
 
-    private RdmaCmLink(boolean client, Duration timeout) {
+    /** The server's --port (for its messages). */
+    private final int port;
+
+    private RdmaCmLink(boolean client, Duration timeout, int port) {
         this.client = client;
         this.timeout = timeout;
+        this.port = port;
     }
 
     /**
@@ -49,7 +53,7 @@ final class RdmaCmLink implements AutoCloseable {
      * listening} runs once the server listens.
      */
     static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
-        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout());
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
@@ -89,8 +93,13 @@ final class RdmaCmLink implements AutoCloseable {
                 return;
             } catch (CmException e) {
                 p.close();
-                if (e.error() != CmError.CONNECTION_REFUSED || System.nanoTime() + pause > deadline) {
+                if (e.error() != CmError.CONNECTION_REFUSED) {
                     throw e;
+                }
+                if (System.nanoTime() + pause > deadline) {
+                    throw new CmException(CmError.CONNECTION_REFUSED, "no rdma_cm server listens on " + where()
+                            + ": every connect was rejected for " + timeout.toMillis() + " ms (--timeout-ms); is the server"
+                            + " running with -R on that address and port?", e);
                 }
             }
             java.util.concurrent.locks.LockSupport.parkNanos(pause);
@@ -185,7 +194,17 @@ final class RdmaCmLink implements AutoCloseable {
      */
     private CmEvent next(CmEventType type, CmId id) {
         while (true) {
-            CmEvent e = events.getEvent(timeout);
+            CmEvent e;
+            try {
+                e = events.getEvent(timeout);
+            } catch (CmException x) {
+                if (x.error() != CmError.TIMED_OUT) {
+                    throw x;
+                }
+                throw new CmException(CmError.TIMED_OUT, waitingFor(type) + " within " + timeout.toMillis()
+                        + " ms (--timeout-ms)" + (client && type == CmEventType.ESTABLISHED
+                        ? ": is the server running with -R on that address?" : ""), x);
+            }
             if (e.type() == type && (id == null || e.id() == id)) {
                 return e;
             }
@@ -194,6 +213,21 @@ final class RdmaCmLink implements AutoCloseable {
                 throw EventChannel.unexpected(type, e);
             }
         }
+    }
+
+    /** What a wait for {@code type} that timed out was waiting for, in words. */
+    private String waitingFor(CmEventType type) {
+        return switch (type) {
+            case CONNECT_REQUEST -> "no client connected to rdma_cm port " + port;
+            case ADDR_RESOLVED, ROUTE_RESOLVED -> "no route to " + where();
+            case ESTABLISHED -> client ? "no answer from " + where() : "the client did not complete its connection";
+            case DISCONNECTED -> "the peer did not disconnect";
+            default -> "no " + type + " event";
+        };
+    }
+
+    private String where() {
+        return server.getAddress().getHostAddress() + " port " + server.getPort();
     }
 
     private static InetAddress resolve(String host) {

@@ -89,6 +89,26 @@ class RdmaCmPerfTest {
         }
     }
 
+    /**
+     * A -R side that finds no peer says which, where and for how long; it said "get_cm_event: no
+     * event within 1000 ms" for a server with no client and for a client with no server, and
+     * "expected ESTABLISHED, got REJECTED (status 8)" for a port nobody listens on.
+     */
+    @Test
+    void aSideWithNoPeerSaysWhatItWaitedFor() throws Exception {
+        int port = PerfPair.freePort();
+        ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700");
+        assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(server.err()).isEqualTo("jrdma perf: error: no client connected to rdma_cm port " + port
+                + " within 700 ms (--timeout-ms) (TIMED_OUT, errno 110)\n");
+        ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700",
+                address);
+        assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + address + " port " + port
+                + ": every connect was rejected for 700 ms (--timeout-ms); is the server running with -R on that address and"
+                + " port? (CONNECTION_REFUSED, errno 111)\n");
+    }
+
     private static String line(String out, String prefix) {
         return out.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(out));
     }
