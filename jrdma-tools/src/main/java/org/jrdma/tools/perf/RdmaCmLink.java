@@ -48,9 +48,9 @@ final class RdmaCmLink implements AutoCloseable {
     }
 
     /**
-     * Connects (client, from {@code deviceAddress}) or listens on every device's address and
-     * accepts (server, as perftest binds the wildcard address) the exchange QP; {@code
-     * listening} runs once the server listens.
+     * Connects (client, from {@code deviceAddress}) or listens and accepts (server) the exchange
+     * QP — on every device's address, as perftest binds the wildcard, or with {@code -d} on that
+     * device's ({@code deviceAddress}); {@code listening} runs once the server listens.
      */
     static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
         RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
@@ -61,7 +61,12 @@ final class RdmaCmLink implements AutoCloseable {
                 link.connectExchange();
             } else {
                 link.listener = CmId.create(link.events, PortSpace.TCP, "perf-listener");
-                link.listener.bindAddr(new InetSocketAddress(c.port()));
+                // perftest binds the wildcard address, and so do we without -d; with -d, that
+                // device's address only: a soft device listening is a UDP port this process
+                // holds, and the wildcard would take every device from the other processes on
+                // this host (a client on another device of the same host could not open it).
+                link.listener.bindAddr(c.device() != null ? new InetSocketAddress(deviceAddress, c.port())
+                        : new InetSocketAddress(c.port()));
                 link.listener.listen(2);
                 listening.run(); // "Waiting for client to connect..." once a REQ would find us
                 CmId id = link.request();
