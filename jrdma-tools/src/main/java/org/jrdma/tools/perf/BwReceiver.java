@@ -5,6 +5,7 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
 
@@ -167,6 +168,12 @@ final class BwReceiver {
 
     /** The message's number is in its immediate data; it must be the next one (or, on UC/UD, a later one). */
     private void checkMessage(int q, WorkCompletion wc) {
+        if ((wc.wcFlags & WcFlags.WITH_IMM) == 0) {
+            tally.fail("message " + nextSeq[q] + " on QP " + q + " came without its number (immediate data): the peer does"
+                    + " not run --check, and it must, on both sides");
+            nextSeq[q]++;
+            return;
+        }
         long expected = nextSeq[q];
         long seq = expected + (wc.immData - (int) expected); // the 32-bit number, unwrapped around the expected one
         if (seq < expected || (seq > expected && reliable)) {

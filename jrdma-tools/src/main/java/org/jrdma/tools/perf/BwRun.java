@@ -25,6 +25,9 @@ import org.jrdma.verbs.VerbsException;
  */
 final class BwRun {
     private static final long GIVE_UP_NANOS = 2_000_000_000L;
+    /** What a data loop that stopped making progress most likely means. */
+    static final String STALLED = ": the peer stopped — it ended (do both sides run the same test, -n, -q and -s?), was killed"
+            + " or stopped, or the path to it is down";
     /** How often a drain sleeping on events (-e) looks whether the out-of-band step is over. */
     private static final long DRAIN_CHECK_NANOS = 10_000_000L;
     private final PerfSession s;
@@ -266,7 +269,7 @@ final class BwRun {
                 }
                 throw new VerbsException(Errno.ETIMEDOUT, "no completion within " + c.timeout().toMillis() + " ms"
                         + (sender != null ? " (sender done: " + senderDone + ")" : "")
-                        + (receiver != null ? " (received " + receiver.received() + ")" : ""));
+                        + (receiver != null ? " (received " + receiver.received() + ")" : "") + STALLED);
             }
             // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip
             // GIVE_UP; and at the -D deadline while it is ahead, not after (that would spin)

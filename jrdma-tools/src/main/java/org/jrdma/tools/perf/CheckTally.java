@@ -104,7 +104,8 @@ final class CheckTally {
     String summary() {
         String what = verifiedText();
         if (what == null) {
-            return " --check: nothing verified on this side (the peer verifies what arrives there); " + failed + " failed";
+            return " --check: nothing verified on this side (a peer with --check verifies what arrives there); " + failed
+                    + " failed";
         }
         return " --check: verified " + what + "; " + failed + " failed";
     }

@@ -157,7 +157,7 @@ abstract class LatencyLoop {
         }
         if (now - lastProgress > timeoutNanos) {
             throw new VerbsException(Errno.ETIMEDOUT, "no progress within " + c.timeout().toMillis() + " ms waiting for "
-                    + waitingFor);
+                    + waitingFor + BwRun.STALLED);
         }
         waiter.idle(Math.min(lastProgress + timeoutNanos, runEndNanos));
         return true;

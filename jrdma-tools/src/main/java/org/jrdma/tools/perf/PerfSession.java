@@ -144,7 +144,7 @@ final class PerfSession implements AutoCloseable {
                 KeyMessage again = exchange.keys(local[q], "QP " + q + ", printed");
                 if (!again.equals(peers[q])) {
                     throw new MalformedMessageException("key message", "the peer's QP " + q
-                            + " keys changed between the first and the second exchange");
+                            + " keys changed between the first and the second exchange (do both sides run the same -q?)");
                 }
                 out.println(Banner.address("remote", peers[q], c.verb()));
                 out.println(Banner.gid(peers[q].gid()));

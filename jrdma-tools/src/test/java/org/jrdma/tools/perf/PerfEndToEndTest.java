@@ -77,7 +77,8 @@ class PerfEndToEndTest {
     }
 
     /** The summary line of a side that verifies nothing: its peer checks what arrives there. */
-    static final String NOTHING_VERIFIED = "\n --check: nothing verified on this side (the peer verifies what arrives there); 0 failed\n";
+    static final String NOTHING_VERIFIED = "\n --check: nothing verified on this side (a peer with --check verifies what arrives"
+            + " there); 0 failed\n";
 
     /**
      * --check says exactly what each side verified: the receiver every message, the reader every
@@ -334,6 +335,32 @@ class PerfEndToEndTest {
                 "--timeout-ms", "300", "127.0.0.1");
         assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(side.err()).contains("jrdma perf: error: connect to 127.0.0.1");
+    }
+
+    /**
+     * Both sides need the same flags, and nothing tells a side the other's: what goes wrong
+     * when they differ says which flags to compare (found in the adversarial pass, where these
+     * ended in a bare timeout, "keys changed" or "message 0 differs at byte 2").
+     */
+    @Test
+    void mismatchedFlagsSayWhichToCompare() throws Exception {
+        PerfPair.Result check = PerfPair.runOn("127.0.0.1", device, device, List.of("--check"), List.of(),
+                "send_bw", "-n", "50", "-s", "1024");
+        assertThat(check.server().code()).as(check.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(check.server().err()).contains("the first: message 0 on QP 0 came without its number (immediate data): the"
+                + " peer does not run --check, and it must, on both sides");
+        PerfPair.Result clientOnly = PerfPair.runOn("127.0.0.1", device, device, List.of(), List.of("--check"),
+                "send_bw", "-n", "50", "-s", "1024");
+        assertThat(clientOnly.client().out()).contains(NOTHING_VERIFIED); // it cannot know that its peer checks nothing
+
+        PerfPair.Result qps = PerfPair.runOn("127.0.0.1", device, device, List.of("-q", "2"), List.of(), "read_bw", "-n", "20");
+        assertThat(qps.client().err()).as(qps.toString()).contains("keys changed between the first and the second exchange (do"
+                + " both sides run the same -q?)");
+
+        PerfPair.Result iters = PerfPair.runOn("127.0.0.1", device, device, List.of("-n", "50"), List.of("-n", "100"),
+                "send_bw", "-s", "1024", "--timeout-ms", "1500");
+        assertThat(iters.client().err()).as(iters.toString()).contains("no completion within 1500 ms (sender done: false): the"
+                + " peer stopped — it ended (do both sides run the same test, -n, -q and -s?)");
     }
 
     private static String line(String out, String prefix) {
