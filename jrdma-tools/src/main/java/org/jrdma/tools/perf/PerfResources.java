@@ -1,6 +1,5 @@
 package org.jrdma.tools.perf;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 import org.jrdma.bootstrap.MalformedMessageException;
@@ -53,13 +52,13 @@ final class PerfResources implements AutoCloseable {
     final int[] psns;
     final Gid gid;
     final QpType type;
-    private final Arena arena = Arena.ofShared();
+    private final PerfBuffer memory;
     /** Whether {@link #close} closes {@link #ctx} (ours), or only what we made on it (the CM's). */
     private final boolean ownsContext;
 
-    /** Takes ownership of {@code ctx}: {@link #close} closes it, and so does a failure here. */
-    PerfResources(Context ctx, PerfConfig c, int maxSize, int sendDepth, int recvDepth, int inline) {
-        this(ctx, true, VERBS, c, maxSize, sendDepth, recvDepth, inline);
+    /** Takes ownership of {@code ctx} and {@code memory}: {@link #close} closes them, and so does a failure here. */
+    PerfResources(Context ctx, PerfConfig c, PerfBuffer memory, int sendDepth, int recvDepth, int inline) {
+        this(ctx, true, VERBS, c, memory, sendDepth, recvDepth, inline);
     }
 
     /**
@@ -67,19 +66,20 @@ final class PerfResources implements AutoCloseable {
      * failure here or {@link #close} releases only the objects made here; QPs made by a CM id
      * are the id's to destroy.
      */
-    PerfResources(Context ctx, boolean ownsContext, QpMaker maker, PerfConfig c, int maxSize, int sendDepth, int recvDepth,
+    PerfResources(Context ctx, boolean ownsContext, QpMaker maker, PerfConfig c, PerfBuffer memory, int sendDepth, int recvDepth,
             int inline) {
         this.type = c.connection();
         this.ctx = ctx;
         this.ownsContext = ownsContext;
+        this.memory = memory;
         try {
             this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
             this.pd = ctx.allocPd();
             this.channel = c.events() ? ctx.createCompChannel() : null;
             this.sendCq = ctx.createCq(sendCqEntries(c, sendDepth), channel);
             this.recvCq = ctx.createCq(recvCqEntries(c, recvDepth), channel);
-            this.layout = new BufferLayout(maxSize, type == QpType.UD, c.qps());
-            this.buffer = arena.allocate(layout.totalBytes(), BufferLayout.PAGE);
+            this.layout = memory.layout;
+            this.buffer = memory.segment;
             this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
                     | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
             this.qps = new QueuePair[c.qps()];
@@ -169,7 +169,7 @@ final class PerfResources implements AutoCloseable {
                 releaseOnSharedContext();
             }
         } finally {
-            arena.close();
+            memory.close();
         }
     }
 

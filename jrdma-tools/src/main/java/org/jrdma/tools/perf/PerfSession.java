@@ -59,6 +59,7 @@ final class PerfSession implements AutoCloseable {
         PerfExchange exchange = null;
         PerfResources res = null;
         RdmaCmLink link = null;
+        PerfBuffer memory = null; // ours until a PerfResources takes it (failing or not)
         try {
             DeviceAttr attr = ctx.queryDevice();
             PerfConfig c = resolve(asked, attr);
@@ -72,6 +73,8 @@ final class PerfSession implements AutoCloseable {
             int sendDepth = c.test() == PerfTest.SEND_LAT ? SendLatency.sendQueueDepth(c) : c.txDepth();
             int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
             LocalLimits.check(ctx, device.name(), c, attr, port, mine, sendDepth, recvDepth); // before any network activity
+            // the path MTU is at most ours, and a UD size only shrinks to it: the largest message is known now
+            memory = PerfBuffer.allocate(c.maxSize(mine), c.connection() == QpType.UD, c.qps());
             Runnable waiting = () -> {
                 out.println(Banner.WAITING);
                 out.flush();
@@ -103,16 +106,17 @@ final class PerfSession implements AutoCloseable {
                 c = c.withSize(mtu.bytes());
             }
             int[] sizes = c.sizes(mtu);
-            int maxSize = sizes[sizes.length - 1];
+            PerfBuffer owned = memory;
+            memory = null;
             if (c.rdmaCm()) {
                 exchange.blankKeys();
                 int depth = c.verb().usesReadResources() ? c.outReads() : 0;
                 RdmaCmLink cm = link;
-                res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, maxSize,
+                res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, owned,
                         sendDepth, recvDepth, c.inlineSize());
                 exchange.blankKeys();
             } else {
-                res = new PerfResources(ctx, c, maxSize, sendDepth, recvDepth, c.inlineSize());
+                res = new PerfResources(ctx, c, owned, sendDepth, recvDepth, c.inlineSize());
             }
             if (c.check() && c.verb() == Verb.READ) {
                 for (int q = 0; q < c.qps(); q++) {
@@ -162,6 +166,9 @@ final class PerfSession implements AutoCloseable {
             }
             if (res != null) {
                 res.close();
+            }
+            if (memory != null) {
+                memory.close();
             }
             if (res == null || asked.rdmaCm()) {
                 ctx.close();

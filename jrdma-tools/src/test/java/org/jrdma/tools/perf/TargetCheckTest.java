@@ -41,7 +41,7 @@ class TargetCheckTest {
 
     private static PerfResources resources(QpType type) {
         PerfConfig c = TablesTest.config(PerfTest.WRITE_BW, null, false, type, AtomicType.FETCH_AND_ADD).withSize(SIZE);
-        return new PerfResources(Verbs.device(device).open(), c, SIZE, 16, 1, 0);
+        return new PerfResources(Verbs.device(device).open(), c, PerfBuffer.allocate(SIZE, false, 1), 16, 1, 0);
     }
 
     private static int slots() {
