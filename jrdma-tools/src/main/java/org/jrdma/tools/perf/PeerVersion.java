@@ -98,7 +98,8 @@ record PeerVersion(String text, double number) {
     void requireCompatible() {
         if (!atLeast(OLDEST)) {
             throw new MalformedMessageException("version", "the peer is perftest " + Excerpt.of(text)
-                    + "; this exchange speaks to " + OLDEST + " and newer, as perftest itself does");
+                    + "; this exchange speaks to " + String.format(java.util.Locale.ROOT, "%.2f", OLDEST)
+                    + " and newer, as perftest itself does");
         }
     }
 }
