@@ -187,9 +187,10 @@ final class BwRun {
             s.exchange.reports(rows.getLast().bw());
         }
         draining(receiver, waiter, () -> {
-            s.closeExchange();
+            s.endConversation();
             return null;
         });
+        s.disconnect(); // -R: only now, since the disconnect flushes the receives a drain reposts
         return rows;
     }
 

@@ -209,7 +209,17 @@ final class PerfSession implements AutoCloseable {
     }
 
     void closeExchange() {
+        endConversation();
+        disconnect();
+    }
+
+    /** The closing key exchange and "done" (with -R: the key exchange only). */
+    void endConversation() {
         exchange.close(local[0]);
+    }
+
+    /** With -R, the CM connections' orderly end, which takes the test QPs to ERR: after every drain. */
+    void disconnect() {
         if (link != null) {
             link.disconnect();
         }

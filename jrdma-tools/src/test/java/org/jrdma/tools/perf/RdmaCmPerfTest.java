@@ -62,6 +62,21 @@ class RdmaCmPerfTest {
         assertThat(r.client().out()).contains(LatTable.header());
     }
 
+    /**
+     * -D over the connection manager: a SEND receiver drains through the closing key exchange,
+     * and the client disconnects only after it — the disconnect takes the QPs to ERR, and a
+     * drain still running then met its own flushed receives ("the receive after 6518 messages
+     * failed: Work Request Flushed Error").
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"send_bw", "send_bw -b", "write_bw", "send_lat", "read_lat"})
+    void aDurationRunOverTheConnectionManagerEndsCleanly(String test) throws Exception {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(test.split(" ")));
+        args.addAll(java.util.List.of("-R", "-D", "1", "--check"));
+        PerfPair.Result r = ok(args.toArray(String[]::new));
+        assertThat(r.client().out() + r.server().out()).contains(" --check: verified ");
+    }
+
     /** Both sides print the same two addresses, crossed: the key messages crossed the exchange QP intact. */
     @Test
     void theKeyMessagesCrossTheExchangeQp() throws Exception {
