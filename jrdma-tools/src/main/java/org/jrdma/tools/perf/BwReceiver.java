@@ -5,6 +5,7 @@ import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
 
@@ -23,6 +24,14 @@ import org.jrdma.verbs.WorkCompletion;
  * <p>The measurement runs from the first receive completion to the last, as perftest's server
  * does; it reports no peak. Without {@code --check}, a UC/UD receiver that saw nothing for a
  * while gives up with what arrived ({@link #giveUp}).
+ *
+ * <p>With {@code -D} the measurement ends at this side's deadline, but the sender's does not end
+ * at the same instant, and what it posted before its own is still on the way — with
+ * {@code --check} it waits for every completion, which on RC needs a receive for each message
+ * (rnr_retry 7 retries forever). So the receiver keeps <em>draining</em> after its deadline —
+ * polling, reposting, checking, not counting — until the sender says it is done over the
+ * out-of-band channel ({@link BwRun}); UC/UD lose nothing to that wait, which is bounded by the
+ * exchange's own deadline.
  */
 final class BwReceiver {
     private final PerfResources r;
@@ -117,10 +126,10 @@ final class BwReceiver {
         return stopped || total == expectedTotal || (check && !byDuration && completeQps == qps);
     }
 
+    /** Polls, checks and reposts; past the -D deadline (or {@link #giveUp}) it still does, counting nothing. */
     int doWork(long now) {
         if (byDuration && !stopped && now - startedNanos >= stopAtNanos) {
             stopped = true;
-            return 0;
         }
         int n = r.recvCq.poll(wcs, wcs.length);
         if (n == 0) {
@@ -130,8 +139,7 @@ final class BwReceiver {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = wcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "receive failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") after " + total + " messages");
+                throw CompletionFailure.of("the receive after " + total + " messages", wc, r.sendCq);
             }
             int q = r.qpIndex(wc.qpNum);
             if (q < 0) {
@@ -144,11 +152,13 @@ final class BwReceiver {
             } else if (check) {
                 checkMessage(q, wc);
             }
-            if (total == 0) {
-                firstNanos = t;
+            if (!stopped) { // a drained message is checked and its receive reposted, but not counted
+                if (total == 0) {
+                    firstNanos = t;
+                }
+                total++;
+                lastNanos = t;
             }
-            total++;
-            lastNanos = t;
             if (postedRecv[q] < expectedPerQp) {
                 post(q);
             }
@@ -158,6 +168,12 @@ final class BwReceiver {
 
     /** The message's number is in its immediate data; it must be the next one (or, on UC/UD, a later one). */
     private void checkMessage(int q, WorkCompletion wc) {
+        if ((wc.wcFlags & WcFlags.WITH_IMM) == 0) {
+            tally.fail("message " + nextSeq[q] + " on QP " + q + " came without its number (immediate data): the peer does"
+                    + " not run --check, and it must, on both sides");
+            nextSeq[q]++;
+            return;
+        }
         long expected = nextSeq[q];
         long seq = expected + (wc.immData - (int) expected); // the 32-bit number, unwrapped around the expected one
         if (seq < expected || (seq > expected && reliable)) {
@@ -166,7 +182,7 @@ final class BwReceiver {
             lost += seq - expected;
             long bad = DataPattern.verify(r.buffer, wc.wrId + grh, size, seq, peerSalt, 0);
             if (bad < 0) {
-                tally.ok();
+                tally.ok(CheckTally.Item.MESSAGE);
             } else {
                 tally.fail("message " + seq + " on QP " + q + " differs at byte " + bad);
             }
@@ -182,6 +198,7 @@ final class BwReceiver {
         stopped = true;
     }
 
+    /** Messages received in the measured part of the run. */
     long received() {
         return total;
     }

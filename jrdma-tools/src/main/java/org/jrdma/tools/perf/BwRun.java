@@ -25,6 +25,11 @@ import org.jrdma.verbs.VerbsException;
  */
 final class BwRun {
     private static final long GIVE_UP_NANOS = 2_000_000_000L;
+    /** What a data loop that stopped making progress most likely means. */
+    static final String STALLED = ": the peer stopped — it ended (do both sides run the same test, -n, -q and -s?), was killed"
+            + " or stopped, or the path to it is down";
+    /** How often a drain sleeping on events (-e) looks whether the out-of-band step is over. */
+    private static final long DRAIN_CHECK_NANOS = 10_000_000L;
     private final PerfSession s;
     private final PerfConfig c;
     private final PrintWriter out;
@@ -56,7 +61,7 @@ final class BwRun {
         BwReport client = s.exchange.reports(BwReport.EMPTY).validated();
         out.println(BwTable.row(client, c.reportGbits()));
         if (c.check()) {
-            TargetCheck.verify(s.res, c.verb(), client, c.qps(), s.cycleBuffer, DataPattern.CLIENT_SALT, tally);
+            TargetCheck.verify(s.res, c.verb(), client, c.qps(), s.cycleBuffer, DataPattern.CLIENT_SALT, s.mtu.bytes(), tally);
         }
         s.closeExchange();
         out.println(Banner.RESULT_LINE);
@@ -165,11 +170,11 @@ final class BwRun {
             BwReport mine = sender != null ? sender.report(c.reportGbits()) : receiver.report(c.reportGbits());
             BwReport row = mine;
             if (c.bidirectional()) {
-                BwReport theirs = s.exchange.reports(mine).validated();
+                BwReport theirs = draining(receiver, waiter, () -> s.exchange.reports(mine)).validated();
                 row = mine.plus(theirs);
                 if (c.check()) {
                     TargetCheck.verify(s.res, c.verb(), theirs, c.qps(), s.cycleBuffer,
-                            c.isServer() ? DataPattern.CLIENT_SALT : DataPattern.SERVER_SALT, tally);
+                            c.isServer() ? DataPattern.CLIENT_SALT : DataPattern.SERVER_SALT, s.mtu.bytes(), tally);
                 }
             }
             out.println(BwTable.row(row, c.reportGbits()));
@@ -181,8 +186,53 @@ final class BwRun {
             s.sync("end of the test");
             s.exchange.reports(rows.getLast().bw());
         }
-        s.closeExchange();
+        draining(receiver, waiter, () -> {
+            s.endConversation();
+            return null;
+        });
+        s.disconnect(); // -R: only now, since the disconnect flushes the receives a drain reposts
         return rows;
+    }
+
+    /**
+     * Runs an out-of-band step; after a -D run with a receiver, on another thread while this one
+     * keeps the receiver draining (see {@link BwReceiver}): the peer's next message is how it says
+     * that its sender is done, and until then its messages must find receives. The step keeps
+     * its own deadlines; the drain ends with it.
+     */
+    private <T> T draining(BwReceiver receiver, CqWaiter waiter, java.util.function.Supplier<T> step) {
+        if (receiver == null || !c.byDuration()) {
+            return step.get();
+        }
+        java.util.concurrent.CompletableFuture<T> result = new java.util.concurrent.CompletableFuture<>();
+        Thread exchange = Thread.ofPlatform().daemon().name("jrdma-perf-exchange").start(() -> {
+            try {
+                result.complete(step.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        try {
+            while (!result.isDone()) {
+                if (receiver.doWork(System.nanoTime()) == 0) {
+                    waiter.idle(System.nanoTime() + DRAIN_CHECK_NANOS); // -e: wake to see whether the step is over
+                }
+            }
+        } catch (RuntimeException e) {
+            exchange.interrupt(); // our own failure comes first; the exchange stops at its next wait
+            throw e;
+        }
+        try {
+            return result.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /** Runs the agents until both are done; nothing here allocates. */
@@ -203,8 +253,8 @@ final class BwRun {
             if (!senderDone) {
                 work += sender.doWork(now);
             }
-            if (!receiverDone) {
-                work += receiver.doWork(now);
+            if (receiver != null) {
+                work += receiver.doWork(now); // done, it still drains while our sender finishes (-b -D)
             }
             if (work > 0) {
                 lastProgress = now;
@@ -220,9 +270,11 @@ final class BwRun {
                 }
                 throw new VerbsException(Errno.ETIMEDOUT, "no completion within " + c.timeout().toMillis() + " ms"
                         + (sender != null ? " (sender done: " + senderDone + ")" : "")
-                        + (receiver != null ? " (received " + receiver.received() + ")" : ""));
+                        + (receiver != null ? " (received " + receiver.received() + ")" : "") + STALLED);
             }
-            waiter.idle(Math.min(lastProgress + timeout, runEnd));
+            // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip
+            // GIVE_UP; and at the -D deadline while it is ahead, not after (that would spin)
+            waiter.idle(now < runEnd ? Math.min(lastProgress + idleLimit, runEnd) : lastProgress + idleLimit);
         }
     }
 }

@@ -1,12 +1,10 @@
 package org.jrdma.tools.perf;
 
 import java.lang.foreign.ValueLayout;
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.Sge;
-import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
 import org.jrdma.verbs.WrOpcode;
@@ -240,8 +238,7 @@ final class BwSender {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = wcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "completion failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") for iteration " + wc.wrId + " (" + opcode + ")");
+                throw CompletionFailure.of("the " + opcode + " of iteration " + wc.wrId, wc, r.recvCq);
             }
             long k = wc.wrId;
             int q = (int) (k % qps);
@@ -276,14 +273,14 @@ final class BwSender {
             long base = (seq % remoteSlots) * stride;
             long bad = DataPattern.verify(r.buffer, offset, size, DataPattern.READ_SOURCE, peerSalt, base);
             if (bad < 0) {
-                tally.ok();
+                tally.ok(CheckTally.Item.READ);
             } else {
                 tally.fail("READ " + seq + " on QP " + q + " differs at byte " + bad);
             }
         } else {
             long original = r.buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
             if (original == seq) {
-                tally.ok();
+                tally.ok(CheckTally.Item.ATOMIC_RESULT);
             } else {
                 tally.fail(atomicType + " " + seq + " on QP " + q + " returned " + original + ", expected " + seq);
             }

@@ -101,8 +101,7 @@ abstract class LatencyLoop {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = wcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "completion failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") for iteration " + wc.wrId);
+                throw CompletionFailure.of("the " + wr.opcode + " of iteration " + wc.wrId, wc, r.recvCq);
             }
             onSendCompletion(wc);
             sendsDone++;
@@ -135,6 +134,20 @@ abstract class LatencyLoop {
     }
 
     /**
+     * The end of a run. By iterations, every operation posted must complete. After a -D run what
+     * is still outstanding is left to the QP's destruction, as perftest leaves it: the peer ended
+     * its own run at its own deadline, a moment apart, and may not answer — write_lat has no
+     * closing exchange, so its QP may be gone already, and the wait would end in a transport
+     * retry error (or never, for an RNR with rnr_retry 7).
+     */
+    protected final void finish(long posted, boolean byDuration) {
+        runEndNanos = Long.MAX_VALUE;
+        if (!byDuration) {
+            awaitSends(posted);
+        }
+    }
+
+    /**
      * After a pass without work: false if the run is over; throws past the timeout; else waits a
      * little. {@code waitingFor} is a constant: nothing is built unless the wait fails.
      */
@@ -144,7 +157,7 @@ abstract class LatencyLoop {
         }
         if (now - lastProgress > timeoutNanos) {
             throw new VerbsException(Errno.ETIMEDOUT, "no progress within " + c.timeout().toMillis() + " ms waiting for "
-                    + waitingFor);
+                    + waitingFor + BwRun.STALLED);
         }
         waiter.idle(Math.min(lastProgress + timeoutNanos, runEndNanos));
         return true;

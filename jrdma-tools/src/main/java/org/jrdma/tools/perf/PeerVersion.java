@@ -39,18 +39,18 @@ record PeerVersion(String text, double number) {
         return out;
     }
 
-    /** Printable ASCII starting with a decimal number, then NULs to the end (or no NUL at all). */
+    /**
+     * One word of printable ASCII starting with a decimal number, then NULs to the end (or no
+     * NUL at all). What is not a version is named for what it is: a space (a version is one
+     * word), a byte that is not printable ASCII, or text that does not start with a number (a
+     * peer that is not perftest: an HTTP request, say).
+     */
     static PeerVersion decode(byte[] raw) {
         if (raw.length != BYTES) {
             throw new MalformedMessageException("version", "expected " + BYTES + " bytes, got " + raw.length);
         }
         int len = 0;
         while (len < BYTES && raw[len] != 0) {
-            byte b = raw[len];
-            if (b <= 0x20 || b >= 0x7F) {
-                throw new MalformedMessageException("version", Excerpt.ofByte(b) + " at offset " + len
-                        + " is not a printable character in " + Excerpt.of(raw));
-            }
             len++;
         }
         for (int i = len; i < BYTES; i++) {
@@ -59,13 +59,25 @@ record PeerVersion(String text, double number) {
                         + ", not NUL padding, in " + Excerpt.of(raw));
             }
         }
+        if (len == 0 || raw[0] < '0' || raw[0] > '9') {
+            throw new MalformedMessageException("version", Excerpt.of(raw, 0, len) + " does not start with a version number"
+                    + " (perftest sends one such as \"6.06\", NUL-padded to " + BYTES + " bytes)");
+        }
+        for (int i = 0; i < len; i++) {
+            byte b = raw[i];
+            if (b == ' ') {
+                throw new MalformedMessageException("version", "a space at offset " + i + " in " + Excerpt.of(raw)
+                        + ": a version is one word, such as \"6.06\"");
+            }
+            if (b < 0x20 || b >= 0x7F) {
+                throw new MalformedMessageException("version", Excerpt.ofByte(b) + " at offset " + i
+                        + " is not printable ASCII, in " + Excerpt.of(raw));
+            }
+        }
         String text = new String(raw, 0, len, US_ASCII);
         int digits = 0;
         while (digits < len && Character.isDigit(text.charAt(digits))) {
             digits++;
-        }
-        if (digits == 0) {
-            throw new MalformedMessageException("version", Excerpt.of(text) + " does not start with a version number");
         }
         int end = digits;
         if (end < len && text.charAt(end) == '.') {
@@ -86,7 +98,8 @@ record PeerVersion(String text, double number) {
     void requireCompatible() {
         if (!atLeast(OLDEST)) {
             throw new MalformedMessageException("version", "the peer is perftest " + Excerpt.of(text)
-                    + "; this exchange speaks to " + OLDEST + " and newer, as perftest itself does");
+                    + "; this exchange speaks to " + String.format(java.util.Locale.ROOT, "%.2f", OLDEST)
+                    + " and newer, as perftest itself does");
         }
     }
 }

@@ -97,7 +97,10 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--out_json_file", paramLabel = "FILE", description = "The JSON file (default: perftest_out.json; implies --out_json).")
     Path outJsonFile;
 
-    @Option(names = "--check", description = "Verify every byte received, read or written, and every atomic result (both sides jrdma).")
+    @Option(names = "--check", description = "Verify what arrives (both sides jrdma); the summary line says what was: "
+            + "every message received (send_bw, send_lat), every WRITE as it lands (write_lat), every READ (read_bw, read_lat), "
+            + "every atomic's original value and atomic_bw's final counters - but for write_bw only the final contents of each "
+            + "target slot (the last WRITE into it).")
     boolean check;
 
     @Option(names = "--report-alloc", description = "Print the heap bytes allocated per operation while measuring (all threads).")
@@ -116,8 +119,12 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--timeout-ms", defaultValue = "60000", description = "Deadline of each TCP step (the server's accept too) and of each wait for a completion (default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
-    @Option(names = "--run-timeout-s", defaultValue = "600", description = "How long a side waits over TCP while its peer measures (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--run-timeout-s", defaultValue = "600", description = "How long a side waits over TCP while its peer measures, on top of -D (default: ${DEFAULT-VALUE}).")
     long runTimeoutS;
+
+    /** Deadlines are kept in nanoseconds from System.nanoTime(): a day, and 30 days, keep them far from overflow. */
+    static final long MAX_TIMEOUT_MS = 86_400_000L;
+    static final long MAX_RUN_TIMEOUT_S = 2_592_000L;
 
     @Override
     public Integer call() {
@@ -217,8 +224,11 @@ public final class PerfCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw usage("--port must be 1..65535, not " + port);
         }
-        if (timeoutMs < 1 || runTimeoutS < 1) {
-            throw usage("--timeout-ms and --run-timeout-s must be positive");
+        if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+            throw usage("--timeout-ms must be 1.." + MAX_TIMEOUT_MS + " (a day), not " + timeoutMs);
+        }
+        if (runTimeoutS < 1 || runTimeoutS > MAX_RUN_TIMEOUT_S) {
+            throw usage("--run-timeout-s must be 1.." + MAX_RUN_TIMEOUT_S + " (30 days), not " + runTimeoutS);
         }
         if (warmup < 0 || (warmup > 0 && (seconds > 0 || check))) {
             throw usage("--warmup must be 0 or more, and is not for -D or --check runs");

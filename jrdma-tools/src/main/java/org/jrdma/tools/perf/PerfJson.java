@@ -20,12 +20,13 @@ import org.jrdma.tools.json.Json;
  *  "iters":5000,"durationSeconds":0,"peerVersion":"6.06","bwUnit":"MiB/sec",
  *  "results":[{"bytes":65536,"iterations":5000,"bwPeak":…,"bwAverage":…,"msgRateMpps":…,
  *              "allocBytesPerOp":…}],
- *  "check":{"verified":…,"failed":0}}
+ *  "check":{"verified":…,"what":"60 messages received (every byte)","failed":0}}
  * </pre>
  *
  * Latency results have {@code bytes, iterations, tMinUsec, tMaxUsec, tTypicalUsec, tAvgUsec,
  * tStdevUsec, p99Usec, p999Usec} (with {@code -D}: {@code tAvgUsec, tpsAverage}).
- * {@code allocBytesPerOp} is there with {@code --report-alloc}, {@code check} with {@code --check}.
+ * {@code allocBytesPerOp} is there with {@code --report-alloc}, {@code check} with {@code --check}
+ * ({@code what}: the summary line's account of what this side verified).
  */
 final class PerfJson {
     private PerfJson() {
@@ -62,11 +63,18 @@ final class PerfJson {
         }
         j.endArray();
         if (c.check()) {
-            j.key("check").begin().field("verified", tally.verified()).field("failed", tally.failed()).end();
+            String what = tally.verifiedText();
+            j.key("check").begin().field("verified", tally.verified()).field("what", what == null ? "nothing on this side" : what)
+                    .field("failed", tally.failed()).end();
         }
         return j.end().toString();
     }
 
+    /**
+     * Writes {@code json} to {@code file}; {@link LocalLimits} checked its directory before the
+     * run, so a failure here is the file system's (it filled up, or the directory went away),
+     * and the message says which.
+     */
     static void write(Path file, String json) {
         Path dir = file.toAbsolutePath().getParent();
         try {
@@ -78,7 +86,22 @@ final class PerfJson {
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("--out_json_file " + file + " (in " + dir + "): " + reason(e)
+                    + "; the results above are not in it", e);
         }
+    }
+
+    /** The cause in words: NIO's exceptions carry only the path in their message. */
+    static String reason(IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason(); // "Read-only file system", "No space left on device" …
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 }

@@ -1,6 +1,5 @@
 package org.jrdma.tools.perf;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
 import org.jrdma.bootstrap.MalformedMessageException;
@@ -53,13 +52,13 @@ final class PerfResources implements AutoCloseable {
     final int[] psns;
     final Gid gid;
     final QpType type;
-    private final Arena arena = Arena.ofShared();
+    private final PerfBuffer memory;
     /** Whether {@link #close} closes {@link #ctx} (ours), or only what we made on it (the CM's). */
     private final boolean ownsContext;
 
-    /** Takes ownership of {@code ctx}: {@link #close} closes it, and so does a failure here. */
-    PerfResources(Context ctx, PerfConfig c, int maxSize, int sendDepth, int recvDepth, int inline) {
-        this(ctx, true, VERBS, c, maxSize, sendDepth, recvDepth, inline);
+    /** Takes ownership of {@code ctx} and {@code memory}: {@link #close} closes them, and so does a failure here. */
+    PerfResources(Context ctx, PerfConfig c, PerfBuffer memory, int sendDepth, int recvDepth, int inline) {
+        this(ctx, true, VERBS, c, memory, sendDepth, recvDepth, inline);
     }
 
     /**
@@ -67,19 +66,20 @@ final class PerfResources implements AutoCloseable {
      * failure here or {@link #close} releases only the objects made here; QPs made by a CM id
      * are the id's to destroy.
      */
-    PerfResources(Context ctx, boolean ownsContext, QpMaker maker, PerfConfig c, int maxSize, int sendDepth, int recvDepth,
+    PerfResources(Context ctx, boolean ownsContext, QpMaker maker, PerfConfig c, PerfBuffer memory, int sendDepth, int recvDepth,
             int inline) {
         this.type = c.connection();
         this.ctx = ctx;
         this.ownsContext = ownsContext;
+        this.memory = memory;
         try {
             this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
             this.pd = ctx.allocPd();
             this.channel = c.events() ? ctx.createCompChannel() : null;
-            this.sendCq = ctx.createCq(c.qps() * sendDepth + 16, channel);
-            this.recvCq = ctx.createCq(c.qps() * Math.max(1, recvDepth) + 16, channel);
-            this.layout = new BufferLayout(maxSize, type == QpType.UD, c.qps());
-            this.buffer = arena.allocate(layout.totalBytes(), BufferLayout.PAGE);
+            this.sendCq = ctx.createCq(sendCqEntries(c, sendDepth), channel);
+            this.recvCq = ctx.createCq(recvCqEntries(c, recvDepth), channel);
+            this.layout = memory.layout;
+            this.buffer = memory.segment;
             this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
                     | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
             this.qps = new QueuePair[c.qps()];
@@ -94,6 +94,16 @@ final class PerfResources implements AutoCloseable {
             closeQuietly();
             throw e;
         }
+    }
+
+    /** The send CQ: room for every QP's whole send queue, and some. */
+    static int sendCqEntries(PerfConfig c, int sendDepth) {
+        return c.qps() * sendDepth + 16;
+    }
+
+    /** The receive CQ: room for every QP's whole receive queue, and some. */
+    static int recvCqEntries(PerfConfig c, int recvDepth) {
+        return c.qps() * Math.max(1, recvDepth) + 16;
     }
 
     /** QP {@code q}'s key message: our -o, QPN, PSN, the buffer's rkey, its target region, our GID. */
@@ -159,7 +169,7 @@ final class PerfResources implements AutoCloseable {
                 releaseOnSharedContext();
             }
         } finally {
-            arena.close();
+            memory.close();
         }
     }
 

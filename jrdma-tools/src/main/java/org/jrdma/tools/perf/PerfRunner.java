@@ -34,7 +34,10 @@ final class PerfRunner {
             }
         }
         if (c.check()) {
-            out.println(" --check: " + tally.verified() + " verified, " + tally.failed() + " failed");
+            out.println(tally.summary());
+            for (String note : tally.notes()) {
+                out.println("   (" + note + ")");
+            }
         }
         out.flush();
         if (c.jsonFile() != null) {
@@ -42,7 +45,8 @@ final class PerfRunner {
         }
         if (!tally.passed()) {
             throw new IllegalStateException("--check failed: " + tally.failed() + " mismatch"
-                    + (tally.failed() == 1 ? "" : "es") + "; the first: " + tally.firstFailure());
+                    + (tally.failed() == 1 ? "" : "es") + "; the first: " + tally.firstFailure()
+                    + (tally.failed() >= tally.verified() ? " (so many: does the peer run the same test with --check?)" : ""));
         }
     }
 }

@@ -5,6 +5,7 @@ import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.PortAttr;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.VerbsException;
@@ -58,15 +59,22 @@ final class PerfSession implements AutoCloseable {
         PerfExchange exchange = null;
         PerfResources res = null;
         RdmaCmLink link = null;
+        PerfBuffer memory = null; // ours until a PerfResources takes it (failing or not)
         try {
             DeviceAttr attr = ctx.queryDevice();
             PerfConfig c = resolve(asked, attr);
-            Mtu portMtu = ctx.queryPort(QpConnector.PORT).activeMtu();
+            PortAttr port = ctx.queryPort(QpConnector.PORT);
+            Mtu portMtu = port.activeMtu();
             Mtu mine = c.mtu() == null ? portMtu : c.mtu();
             if (mine.bytes() > portMtu.bytes()) {
                 throw new VerbsException(Errno.EINVAL, "--mtu " + mine.bytes() + " is above the port's active MTU "
                         + portMtu.bytes());
             }
+            int sendDepth = c.test() == PerfTest.SEND_LAT ? SendLatency.sendQueueDepth(c) : c.txDepth();
+            int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
+            LocalLimits.check(ctx, device.name(), c, attr, port, mine, sendDepth, recvDepth); // before any network activity
+            // the path MTU is at most ours, and a UD size only shrinks to it: the largest message is known now
+            memory = PerfBuffer.allocate(c.maxSize(mine), c.connection() == QpType.UD, c.qps());
             Runnable waiting = () -> {
                 out.println(Banner.WAITING);
                 out.flush();
@@ -79,11 +87,11 @@ final class PerfSession implements AutoCloseable {
                 // Ours stays open to the end: the two share the device, which then starts once.
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
                 link = RdmaCmLink.open(c, source, waiting);
-                exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), c.runTimeout());
+                exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), runWait(c));
             } else if (c.isServer()) {
-                exchange = PerfExchange.accept(c.port(), c.timeout(), c.runTimeout());
+                exchange = PerfExchange.accept(c.port(), c.timeout(), runWait(c));
             } else {
-                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), c.runTimeout());
+                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), runWait(c));
             }
             exchange.versions();
             int cycleBuffer = exchange.sysData(PerfExchange.CYCLE_BUFFER, PerfExchange.CACHE_LINE)[0];
@@ -98,23 +106,17 @@ final class PerfSession implements AutoCloseable {
                 c = c.withSize(mtu.bytes());
             }
             int[] sizes = c.sizes(mtu);
-            int maxSize = sizes[sizes.length - 1];
-            // send_lat signals one SEND in cq_mod, as perftest does, and a NIC retires the
-            // unsignaled ones as their ACKs come. A soft responder sends its ACK right behind its
-            // answer (CoalescingAcks), so the previous SEND may still await its ACK when the next
-            // is posted: one more send-queue slot than the tx depth (ibv_create_qp may give more
-            // than asked for, and NICs round the queue up as well).
-            int sendDepth = c.test() == PerfTest.SEND_LAT && !c.check() ? c.txDepth() + 1 : c.txDepth();
-            int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
+            PerfBuffer owned = memory;
+            memory = null;
             if (c.rdmaCm()) {
                 exchange.blankKeys();
                 int depth = c.verb().usesReadResources() ? c.outReads() : 0;
                 RdmaCmLink cm = link;
-                res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, maxSize,
+                res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, owned,
                         sendDepth, recvDepth, c.inlineSize());
                 exchange.blankKeys();
             } else {
-                res = new PerfResources(ctx, c, maxSize, sendDepth, recvDepth, c.inlineSize());
+                res = new PerfResources(ctx, c, owned, sendDepth, recvDepth, c.inlineSize());
             }
             if (c.check() && c.verb() == Verb.READ) {
                 for (int q = 0; q < c.qps(); q++) {
@@ -146,7 +148,7 @@ final class PerfSession implements AutoCloseable {
                 KeyMessage again = exchange.keys(local[q], "QP " + q + ", printed");
                 if (!again.equals(peers[q])) {
                     throw new MalformedMessageException("key message", "the peer's QP " + q
-                            + " keys changed between the first and the second exchange");
+                            + " keys changed between the first and the second exchange (do both sides run the same -q?)");
                 }
                 out.println(Banner.address("remote", peers[q], c.verb()));
                 out.println(Banner.gid(peers[q].gid()));
@@ -165,11 +167,23 @@ final class PerfSession implements AutoCloseable {
             if (res != null) {
                 res.close();
             }
+            if (memory != null) {
+                memory.close();
+            }
             if (res == null || asked.rdmaCm()) {
                 ctx.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * How long a side waits over the out-of-band channel while its peer measures: --run-timeout-s
+     * on top of the peer's -D (a passive server waits through the client's whole run, and a -D
+     * longer than the run timeout ended in a timeout on that side).
+     */
+    static java.time.Duration runWait(PerfConfig c) {
+        return c.runTimeout().plusSeconds(c.durationSeconds());
     }
 
     /** Settles the defaults that depend on the device and the run: max inline data, receive depth. */
@@ -195,7 +209,17 @@ final class PerfSession implements AutoCloseable {
     }
 
     void closeExchange() {
+        endConversation();
+        disconnect();
+    }
+
+    /** The closing key exchange and "done" (with -R: the key exchange only). */
+    void endConversation() {
         exchange.close(local[0]);
+    }
+
+    /** With -R, the CM connections' orderly end, which takes the test QPs to ERR: after every drain. */
+    void disconnect() {
         if (link != null) {
             link.disconnect();
         }

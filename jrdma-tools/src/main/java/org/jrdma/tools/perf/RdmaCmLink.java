@@ -38,18 +38,22 @@ final class RdmaCmLink implements AutoCloseable {
     /** The client's source: the address of the device -d named, so the CM uses that device. */
     private InetSocketAddress source;
 
-    private RdmaCmLink(boolean client, Duration timeout) {
+    /** The server's --port (for its messages). */
+    private final int port;
+
+    private RdmaCmLink(boolean client, Duration timeout, int port) {
         this.client = client;
         this.timeout = timeout;
+        this.port = port;
     }
 
     /**
-     * Connects (client, from {@code deviceAddress}) or listens on every device's address and
-     * accepts (server, as perftest binds the wildcard address) the exchange QP; {@code
-     * listening} runs once the server listens.
+     * Connects (client, from {@code deviceAddress}) or listens and accepts (server) the exchange
+     * QP — on every device's address, as perftest binds the wildcard, or with {@code -d} on that
+     * device's ({@code deviceAddress}); {@code listening} runs once the server listens.
      */
     static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
-        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout());
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
@@ -57,7 +61,12 @@ final class RdmaCmLink implements AutoCloseable {
                 link.connectExchange();
             } else {
                 link.listener = CmId.create(link.events, PortSpace.TCP, "perf-listener");
-                link.listener.bindAddr(new InetSocketAddress(c.port()));
+                // perftest binds the wildcard address, and so do we without -d; with -d, that
+                // device's address only: a soft device listening is a UDP port this process
+                // holds, and the wildcard would take every device from the other processes on
+                // this host (a client on another device of the same host could not open it).
+                link.listener.bindAddr(c.device() != null ? new InetSocketAddress(deviceAddress, c.port())
+                        : new InetSocketAddress(c.port()));
                 link.listener.listen(2);
                 listening.run(); // "Waiting for client to connect..." once a REQ would find us
                 CmId id = link.request();
@@ -89,8 +98,13 @@ final class RdmaCmLink implements AutoCloseable {
                 return;
             } catch (CmException e) {
                 p.close();
-                if (e.error() != CmError.CONNECTION_REFUSED || System.nanoTime() + pause > deadline) {
+                if (e.error() != CmError.CONNECTION_REFUSED) {
                     throw e;
+                }
+                if (System.nanoTime() + pause > deadline) {
+                    throw new CmException(CmError.CONNECTION_REFUSED, "no rdma_cm server listens on " + where()
+                            + ": every connect was rejected for " + timeout.toMillis() + " ms (--timeout-ms); is the server"
+                            + " running with -R on that address and port?", e);
                 }
             }
             java.util.concurrent.locks.LockSupport.parkNanos(pause);
@@ -185,7 +199,17 @@ final class RdmaCmLink implements AutoCloseable {
      */
     private CmEvent next(CmEventType type, CmId id) {
         while (true) {
-            CmEvent e = events.getEvent(timeout);
+            CmEvent e;
+            try {
+                e = events.getEvent(timeout);
+            } catch (CmException x) {
+                if (x.error() != CmError.TIMED_OUT) {
+                    throw x;
+                }
+                throw new CmException(CmError.TIMED_OUT, waitingFor(type) + " within " + timeout.toMillis()
+                        + " ms (--timeout-ms)" + (client && type == CmEventType.ESTABLISHED
+                        ? ": is the server running with -R on that address?" : ""), x);
+            }
             if (e.type() == type && (id == null || e.id() == id)) {
                 return e;
             }
@@ -194,6 +218,21 @@ final class RdmaCmLink implements AutoCloseable {
                 throw EventChannel.unexpected(type, e);
             }
         }
+    }
+
+    /** What a wait for {@code type} that timed out was waiting for, in words. */
+    private String waitingFor(CmEventType type) {
+        return switch (type) {
+            case CONNECT_REQUEST -> "no client connected to rdma_cm port " + port;
+            case ADDR_RESOLVED, ROUTE_RESOLVED -> "no route to " + where();
+            case ESTABLISHED -> client ? "no answer from " + where() : "the client did not complete its connection";
+            case DISCONNECTED -> "the peer did not disconnect";
+            default -> "no " + type + " event";
+        };
+    }
+
+    private String where() {
+        return server.getAddress().getHostAddress() + " port " + server.getPort();
     }
 
     private static InetAddress resolve(String host) {

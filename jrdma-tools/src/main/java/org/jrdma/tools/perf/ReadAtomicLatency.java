@@ -58,8 +58,7 @@ final class ReadAtomicLatency extends LatencyLoop {
             k++;
             end = System.nanoTime();
         }
-        runEndNanos = Long.MAX_VALUE;
-        awaitSends(posts);
+        finish(posts, byDuration);
         return stats(bytes, k, start, end);
     }
 
@@ -67,7 +66,7 @@ final class ReadAtomicLatency extends LatencyLoop {
         if (atomic) {
             long original = r.buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, dest);
             if (original == k) {
-                tally.ok();
+                tally.ok(CheckTally.Item.ATOMIC_RESULT);
             } else {
                 tally.fail(c.atomicType() + " " + k + " returned " + original + ", expected " + k);
             }
@@ -75,7 +74,7 @@ final class ReadAtomicLatency extends LatencyLoop {
         }
         long bad = DataPattern.verify(r.buffer, dest, bytes, DataPattern.READ_SOURCE, peerSalt, 0);
         if (bad < 0) {
-            tally.ok();
+            tally.ok(CheckTally.Item.READ);
         } else {
             tally.fail("READ " + k + " differs at byte " + bad);
         }

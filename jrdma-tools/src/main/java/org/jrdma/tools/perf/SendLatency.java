@@ -1,10 +1,8 @@
 package org.jrdma.tools.perf;
 
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.Sge;
-import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
 import org.jrdma.verbs.WrOpcode;
@@ -40,6 +38,28 @@ final class SendLatency extends LatencyLoop {
         rwr.sg(rsge);
     }
 
+    /**
+     * perftest's run_iter_lat_send: one SEND in cq_mod is signaled (and the last), and the
+     * sender waits for that completion only; --check signals every SEND, because its buffer is
+     * refilled for the next message only once the previous one is complete.
+     */
+    static int signalEvery(PerfConfig c) {
+        return c.check() ? 1 : c.cqMod();
+    }
+
+    /**
+     * The send queue send_lat needs: an unsignaled SEND keeps its slot until its ACK comes,
+     * and nothing says when that is — the peer may hold its ACK (a soft responder sending
+     * from its device thread while the application sleeps with {@code -e}, up to 1 ms), and
+     * the network may delay or lose it (a later ACK then covers it). What bounds the queue is
+     * the wait for each signaled SEND's completion, which retires every SEND before it: at most
+     * {@link #signalEvery} are ever outstanding. ibv_create_qp may give more than asked for,
+     * and a NIC rounds its queue up as well.
+     */
+    static int sendQueueDepth(PerfConfig c) {
+        return Math.max(c.txDepth(), signalEvery(c));
+    }
+
     /** Posts the receives of a size; call before the synchronisation. */
     void postReceives(int size, long iters, boolean byDuration) {
         this.size = size;
@@ -73,10 +93,7 @@ final class SendLatency extends LatencyLoop {
             wr.ud(r.ahs[0], peer.qpn(), QpConnector.QKEY);
         }
         boolean initiator = !c.isServer();
-        // perftest's run_iter_lat_send: one SEND in cq_mod is signaled (and the last), and the
-        // sender waits for that completion only; --check signals every SEND, because its
-        // buffer is refilled for the next message only once the previous one is complete.
-        int signalEvery = c.check() ? 1 : c.cqMod();
+        int signalEvery = signalEvery(c);
         int unsignaledFlags = wr.sendFlags & ~org.jrdma.verbs.SendFlags.SIGNALED;
         int signaledFlags = unsignaledFlags | org.jrdma.verbs.SendFlags.SIGNALED;
         long signaled = 0;
@@ -113,8 +130,7 @@ final class SendLatency extends LatencyLoop {
             end = System.nanoTime();
         }
         long count = initiator ? Math.min(k, recvsDone) : k;
-        runEndNanos = Long.MAX_VALUE;
-        awaitSends(signaled); // the signaled completions, the last one included
+        finish(signaled, byDuration); // the signaled completions, the last one included
         return stats(size, count, start, end);
     }
 
@@ -143,8 +159,7 @@ final class SendLatency extends LatencyLoop {
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = rwcs[i];
             if (wc.status != WcStatus.SUCCESS) {
-                throw new VerbsException(Errno.EIO, "receive failed: " + wc.status.str() + " (" + wc.status.value()
-                        + ") for message " + recvsDone);
+                throw CompletionFailure.of("the receive of message " + recvsDone, wc, r.sendCq);
             }
             long j = recvsDone;
             if (wc.byteLen != size + grh) {
@@ -153,7 +168,7 @@ final class SendLatency extends LatencyLoop {
                 long offset = r.layout.receiveOffset(0) + (wc.wrId % slots) * stride + grh;
                 long bad = DataPattern.verify(r.buffer, offset, size, j, peerSalt, 0);
                 if (bad < 0) {
-                    tally.ok();
+                    tally.ok(CheckTally.Item.MESSAGE);
                 } else {
                     tally.fail("message " + j + " differs at byte " + bad);
                 }

@@ -70,8 +70,7 @@ final class WriteLatency extends LatencyLoop {
             end = System.nanoTime();
         }
         long count = initiator ? Math.min(k, repliesSeen) : k;
-        runEndNanos = Long.MAX_VALUE;
-        awaitSends(k);
+        finish(k, byDuration);
         return stats(size, count, start, end);
     }
 
@@ -93,7 +92,7 @@ final class WriteLatency extends LatencyLoop {
         if (c.check()) {
             long bad = DataPattern.verify(r.buffer, r.layout.targetOffset(0), size - 1, k, peerSalt, 0);
             if (bad < 0) {
-                tally.ok();
+                tally.ok(CheckTally.Item.WRITE);
             } else {
                 tally.fail("WRITE " + k + " differs at byte " + bad);
             }

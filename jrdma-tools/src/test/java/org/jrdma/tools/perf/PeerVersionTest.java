@@ -37,7 +37,8 @@ class PeerVersionTest {
     @Test
     void olderThan570IsRefusedAsPerftestDoes() {
         PeerVersion old = PeerVersion.decode(padded("5.5"));
-        assertThatThrownBy(old::requireCompatible).isInstanceOf(MalformedMessageException.class).hasMessageContaining("5.7");
+        assertThatThrownBy(old::requireCompatible).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("the peer is perftest \"5.5\"; this exchange speaks to 5.70 and newer");
         PeerVersion.decode(padded("5.70")).requireCompatible();
     }
 
@@ -48,5 +49,19 @@ class PeerVersionTest {
             assertThatThrownBy(() -> PeerVersion.decode(bad)).isInstanceOf(MalformedMessageException.class)
                     .satisfies(e -> assertThat(((MalformedMessageException) e).field()).isEqualTo("version"));
         }
+    }
+
+    /** A space is printable: it is refused because a version is one word, and the message says that. */
+    @Test
+    void whatIsNotAVersionIsNamedForWhatItIs() {
+        assertThatThrownBy(() -> PeerVersion.decode(padded("6.06 beta"))).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("a space at offset 4 in \"6.06 beta")
+                .hasMessageContaining("a version is one word, such as \"6.06\"").hasMessageNotContaining("printable");
+        assertThatThrownBy(() -> PeerVersion.decode(padded("6.\n29"))).hasMessageContaining("'\\x0a' at offset 2 is not printable ASCII");
+        assertThatThrownBy(() -> PeerVersion.decode(Arrays.copyOf(new byte[] {'6', '.', '2', (byte) 0xE9}, PeerVersion.BYTES)))
+                .hasMessageContaining("'\\xe9' at offset 3 is not printable ASCII");
+        assertThatThrownBy(() -> PeerVersion.decode("GET / HTTP/1.1\r\n".getBytes(US_ASCII)))
+                .hasMessageContaining("\"GET / HTTP/1.1\\x0d\\x0a\" does not start with a version number");
+        assertThatThrownBy(() -> PeerVersion.decode(padded(" 6.29"))).hasMessageContaining("does not start with a version number");
     }
 }

@@ -42,39 +42,79 @@ class PerfEndToEndTest {
     }
 
     /** A bandwidth row: #bytes then #iterations, as REPORT_FMT lays them out. */
-    private static void assertBwRow(String out, long bytes, long iters) {
+    static void assertBwRow(String out, long bytes, long iters) {
         assertThat(out).contains(BW_HEADER);
         assertThat(Pattern.compile("^ " + bytes + " +" + iters + " +\\d+\\.\\d{2} +\\d+\\.\\d{2} *\t\t   \\d+\\.\\d{6}$",
                 Pattern.MULTILINE).matcher(out).find()).as(out).isTrue();
     }
 
-    private static void assertLatRow(String out, long bytes, long iters) {
+    static void assertLatRow(String out, long bytes, long iters) {
         assertThat(out).contains(LatTable.header());
         assertThat(Pattern.compile("^ " + bytes + " +" + iters + " +\\d+\\.\\d{2} ", Pattern.MULTILINE).matcher(out).find())
                 .as(out).isTrue();
     }
 
-    private static void assertChecked(String out) {
-        assertThat(out).containsPattern(" --check: [1-9]\\d* verified, 0 failed");
+    /** Something was verified and nothing failed. */
+    static void assertChecked(String out) {
+        assertThat(out).containsPattern("\n --check: verified [1-9]\\d* [^\n]*; 0 failed\n");
     }
 
+    /**
+     * The summary line of the side that verifies {@code test}'s data, when it verified {@code n}
+     * items (write_bw: target slots) after {@code ops} operations.
+     */
+    static String verifiedLine(String test, long n, long ops) {
+        String what = switch (test) {
+            case "send_bw", "send_lat" -> n + " messages received (every byte)";
+            case "write_lat" -> n + " WRITEs as they landed (every byte)";
+            case "read_bw", "read_lat" -> n + " READs (every byte read)";
+            case "atomic_bw", "atomic_lat" -> n + " atomic results (the original value each returned)";
+            case "write_bw" -> n + " target slots (the final contents of each: the last WRITE into it, every byte; " + ops
+                    + " WRITEs in all)";
+            default -> throw new IllegalArgumentException(test);
+        };
+        return "\n --check: verified " + what + "; 0 failed\n";
+    }
+
+    /** The summary line of a side that verifies nothing: its peer checks what arrives there. */
+    static final String NOTHING_VERIFIED = "\n --check: nothing verified on this side (a peer with --check verifies what arrives"
+            + " there); 0 failed\n";
+
+    /**
+     * --check says exactly what each side verified: the receiver every message, the reader every
+     * READ, the atomic initiator every original value and the target its final counter — and a
+     * write_bw target only its slots' final contents, here 60 slots for 60 WRITEs of 4 KiB, then
+     * 16 slots (1 MiB of 64 KiB slots) for 100 WRITEs.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"send_bw", "write_bw", "read_bw", "atomic_bw"})
-    void bandwidthTestsRunAndCheckEveryByte(String test) throws Exception {
+    void bandwidthTestsRunAndSayWhatTheyChecked(String test) throws Exception {
         boolean atomic = test.equals("atomic_bw");
         PerfPair.Result r = atomic ? ok(test, "-n", "60", "--check") : ok(test, "-n", "60", "-s", "4096", "--check");
         int size = atomic ? 8 : 4096;
         assertBwRow(r.client().out(), size, 60);
         // The server prints its own row (send_bw) or the client's (one-sided tests).
         assertBwRow(r.server().out(), size, 60);
-        if (!test.equals("read_bw")) {
-            assertChecked(r.server().out()); // what arrived in its receive buffers or target region
-        }
         if (!test.equals("send_bw")) {
             assertThat(r.client().out()).contains("\n---------------------------------------------------------------------------------------\n");
         }
-        if (test.equals("read_bw") || atomic) {
-            assertChecked(r.client().out()); // every READ's bytes, every atomic's original value
+        switch (test) {
+            case "send_bw", "write_bw" -> {
+                assertThat(r.server().out()).contains(verifiedLine(test, 60, 60));
+                assertThat(r.client().out()).contains(NOTHING_VERIFIED);
+            }
+            case "read_bw" -> {
+                assertThat(r.client().out()).contains(verifiedLine(test, 60, 60));
+                assertThat(r.server().out()).contains(NOTHING_VERIFIED);
+            }
+            default -> {
+                assertThat(r.client().out()).contains(verifiedLine(test, 60, 60));
+                assertThat(r.server().out()).contains("\n --check: verified 1 target counter (the final value of each); 0 failed\n");
+            }
+        }
+        if (test.equals("write_bw")) {
+            PerfPair.Result big = ok(test, "-n", "100", "-s", "65536", "--check");
+            assertThat(big.server().out()).contains(verifiedLine(test, 16, 100));
         }
     }
 
@@ -84,12 +124,13 @@ class PerfEndToEndTest {
         PerfPair.Result r = ok(test, "-n", "25", "--check");
         int size = test.equals("atomic_lat") ? 8 : 2;
         assertLatRow(r.client().out(), size, 25);
-        assertChecked(r.client().out());
+        assertThat(r.client().out()).contains(verifiedLine(test, 25, 25));
         if (test.equals("send_lat") || test.equals("write_lat")) {
             assertLatRow(r.server().out(), size, 25); // both sides time their posts
-            assertChecked(r.server().out());
+            assertThat(r.server().out()).contains(verifiedLine(test, 25, 25));
         } else {
             assertThat(r.server().out()).doesNotContain("t_min"); // read_lat/atomic_lat servers only wait
+            assertThat(r.server().out()).contains(NOTHING_VERIFIED);
         }
     }
 
@@ -280,7 +321,8 @@ class PerfEndToEndTest {
                 {"perf", "write_bw", "-a", "-D", "2"}, {"perf", "send_lat", "-q", "2"}, {"perf", "write_bw", "-m", "1000"},
                 {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"},
                 {"perf", "write_bw", "-D", "2", "--warmup", "10"}, {"perf", "send_bw", "--check", "--warmup", "10"},
-                {"perf", "send_lat", "--warmup", "-1"}}) {
+                {"perf", "send_lat", "--warmup", "-1"}, {"perf", "write_bw", "--timeout-ms", "9223372036854775807"},
+                {"perf", "write_bw", "--timeout-ms", "0"}, {"perf", "write_bw", "--run-timeout-s", "99999999999"}}) {
             ToolRun side = ToolRun.of(args);
             assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(Main.EXIT_USAGE);
             assertThat(side.err()).contains("Try 'jrdma perf --help'.");
@@ -293,6 +335,32 @@ class PerfEndToEndTest {
                 "--timeout-ms", "300", "127.0.0.1");
         assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(side.err()).contains("jrdma perf: error: connect to 127.0.0.1");
+    }
+
+    /**
+     * Both sides need the same flags, and nothing tells a side the other's: what goes wrong
+     * when they differ says which flags to compare (found in the adversarial pass, where these
+     * ended in a bare timeout, "keys changed" or "message 0 differs at byte 2").
+     */
+    @Test
+    void mismatchedFlagsSayWhichToCompare() throws Exception {
+        PerfPair.Result check = PerfPair.runOn("127.0.0.1", device, device, List.of("--check"), List.of(),
+                "send_bw", "-n", "50", "-s", "1024");
+        assertThat(check.server().code()).as(check.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(check.server().err()).contains("the first: message 0 on QP 0 came without its number (immediate data): the"
+                + " peer does not run --check, and it must, on both sides");
+        PerfPair.Result clientOnly = PerfPair.runOn("127.0.0.1", device, device, List.of(), List.of("--check"),
+                "send_bw", "-n", "50", "-s", "1024");
+        assertThat(clientOnly.client().out()).contains(NOTHING_VERIFIED); // it cannot know that its peer checks nothing
+
+        PerfPair.Result qps = PerfPair.runOn("127.0.0.1", device, device, List.of("-q", "2"), List.of(), "read_bw", "-n", "20");
+        assertThat(qps.client().err()).as(qps.toString()).contains("keys changed between the first and the second exchange (do"
+                + " both sides run the same -q?)");
+
+        PerfPair.Result iters = PerfPair.runOn("127.0.0.1", device, device, List.of("-n", "50"), List.of("-n", "100"),
+                "send_bw", "-s", "1024", "--timeout-ms", "1500");
+        assertThat(iters.client().err()).as(iters.toString()).contains("no completion within 1500 ms (sender done: false): the"
+                + " peer stopped — it ended (do both sides run the same test, -n, -q and -s?)");
     }
 
     private static String line(String out, String prefix) {

@@ -33,11 +33,11 @@ class PerfProcessesTest {
             assertThat(server.exitValue()).as(serverOut).isZero();
             if (test.endsWith("_bw")) {
                 assertThat(clientOut).containsPattern("\n 4096 +200 +\\d");
-                assertThat(serverOut).containsPattern("\n 4096 +200 +\\d").containsPattern(" --check: [1-9]\\d* verified, 0 failed");
+                assertThat(serverOut).containsPattern("\n 4096 +200 +\\d").contains(PerfEndToEndTest.verifiedLine("write_bw", 200, 200));
             } else {
                 assertThat(clientOut).containsPattern("\n 2 +100 +\\d");
                 assertThat(serverOut).containsPattern("\n 2 +100 +\\d");
-                assertThat(clientOut).containsPattern(" --check: 100 verified, 0 failed");
+                assertThat(clientOut).contains(PerfEndToEndTest.verifiedLine("send_lat", 100, 100));
             }
             assertThat(serverOut).contains("GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:00:00:");
         } finally {
@@ -50,5 +50,40 @@ class PerfProcessesTest {
         java.util.Map<String, String> env = new java.util.HashMap<>();
         env.put("JRDMA_SOFT_DEVICES", null); // "no flags": the default device set
         return org.jrdma.tools.JrdmaProcess.start(List.of(), env, args);
+    }
+
+    /**
+     * perf -R's server listens on the wildcard address, as perftest, which for soft devices meant
+     * opening — holding the UDP port of — every device of its process: a client on another
+     * device of the same host then failed with "open_device …: UDP …:4791 is taken". With -d it
+     * listens on that device's address only.
+     */
+    @org.junit.jupiter.api.Test
+    void anRdmaCmServerGivenADeviceLeavesTheOthersToOtherProcesses() throws Exception {
+        String serverDevice = PerfPair.deviceSpec("cms");
+        String clientDevice = PerfPair.deviceSpec("cmc");
+        String port = String.valueOf(PerfPair.freePort());
+        List<String> args = List.of("perf", "send_bw", "-R", "-n", "200", "--check", "-p", port, "--timeout-ms", "20000");
+        List<String> serverArgs = new ArrayList<>(args);
+        serverArgs.addAll(List.of("-d", "cms"));
+        List<String> clientArgs = new ArrayList<>(args);
+        clientArgs.addAll(List.of("-d", "cmc", serverDevice.substring(serverDevice.indexOf('=') + 1)));
+        java.util.Map<String, String> serverEnv = new java.util.HashMap<>();
+        serverEnv.put("JRDMA_SOFT_DEVICES", serverDevice + "," + clientDevice); // the server's process knows both
+        Process server = org.jrdma.tools.JrdmaProcess.start(List.of(), serverEnv, serverArgs);
+        Process client = org.jrdma.tools.JrdmaProcess.start(List.of(), java.util.Map.of("JRDMA_SOFT_DEVICES", clientDevice),
+                clientArgs);
+        try {
+            assertThat(client.waitFor(60, TimeUnit.SECONDS)).as("client finished").isTrue();
+            assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("server finished").isTrue();
+            String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String serverOut = new String(server.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(client.exitValue()).as(clientOut + "\n=== server ===\n" + serverOut).isZero();
+            assertThat(server.exitValue()).as(serverOut).isZero();
+            assertThat(serverOut).contains(PerfEndToEndTest.verifiedLine("send_bw", 200, 200));
+        } finally {
+            server.destroyForcibly();
+            client.destroyForcibly();
+        }
     }
 }

@@ -48,7 +48,7 @@ class RdmaCmPerfTest {
         boolean atomic = test.equals("atomic_bw");
         PerfPair.Result r = atomic ? ok(test, "-R", "-n", "40", "--check") : ok(test, "-R", "-n", "40", "-s", "4096", "--check");
         String checkedSide = test.equals("read_bw") || atomic ? r.client().out() : r.server().out();
-        assertThat(checkedSide).containsPattern(" --check: 40 verified, 0 failed");
+        assertThat(checkedSide).contains(PerfEndToEndTest.verifiedLine(test, 40, 40));
         assertThat(r.client().out()).contains(" rdma_cm QPs\t : ON\n", " Data ex. method : rdma_cm\n");
         assertThat(Pattern.compile("^ " + (atomic ? 8 : 4096) + " +40 +", Pattern.MULTILINE).matcher(r.client().out()).find())
                 .as(r.client().out()).isTrue();
@@ -58,8 +58,23 @@ class RdmaCmPerfTest {
     @ValueSource(strings = {"send_lat", "write_lat", "read_lat"})
     void latencyOverTheConnectionManager(String test) throws Exception {
         PerfPair.Result r = ok(test, "-R", "-n", "20", "--check");
-        assertThat(r.client().out()).containsPattern(" --check: 20 verified, 0 failed");
+        assertThat(r.client().out()).contains(PerfEndToEndTest.verifiedLine(test, 20, 20));
         assertThat(r.client().out()).contains(LatTable.header());
+    }
+
+    /**
+     * -D over the connection manager: a SEND receiver drains through the closing key exchange,
+     * and the client disconnects only after it — the disconnect takes the QPs to ERR, and a
+     * drain still running then met its own flushed receives ("the receive after 6518 messages
+     * failed: Work Request Flushed Error").
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"send_bw", "send_bw -b", "write_bw", "send_lat", "read_lat"})
+    void aDurationRunOverTheConnectionManagerEndsCleanly(String test) throws Exception {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(test.split(" ")));
+        args.addAll(java.util.List.of("-R", "-D", "1", "--check"));
+        PerfPair.Result r = ok(args.toArray(String[]::new));
+        assertThat(r.client().out() + r.server().out()).contains(" --check: verified ");
     }
 
     /** Both sides print the same two addresses, crossed: the key messages crossed the exchange QP intact. */
@@ -76,7 +91,7 @@ class RdmaCmPerfTest {
     @Test
     void severalQpsEachConnectedByTheConnectionManager() throws Exception {
         PerfPair.Result r = ok("write_bw", "-R", "-q", "3", "-n", "20", "-s", "2048", "--check");
-        assertThat(r.server().out()).containsPattern(" --check: 60 verified, 0 failed");
+        assertThat(r.server().out()).contains(PerfEndToEndTest.verifiedLine("write_bw", 60, 60)); // 3 × 20 slots
         assertThat(r.client().out().lines().filter(l -> l.startsWith(" local address:"))).hasSize(3);
     }
 
@@ -87,6 +102,26 @@ class RdmaCmPerfTest {
             assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
             assertThat(s.err()).contains("--rdma_cm connects RC QPs");
         }
+    }
+
+    /**
+     * A -R side that finds no peer says which, where and for how long; it said "get_cm_event: no
+     * event within 1000 ms" for a server with no client and for a client with no server, and
+     * "expected ESTABLISHED, got REJECTED (status 8)" for a port nobody listens on.
+     */
+    @Test
+    void aSideWithNoPeerSaysWhatItWaitedFor() throws Exception {
+        int port = PerfPair.freePort();
+        ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700");
+        assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(server.err()).isEqualTo("jrdma perf: error: no client connected to rdma_cm port " + port
+                + " within 700 ms (--timeout-ms) (TIMED_OUT, errno 110)\n");
+        ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700",
+                address);
+        assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + address + " port " + port
+                + ": every connect was rejected for 700 ms (--timeout-ms); is the server running with -R on that address and"
+                + " port? (CONNECTION_REFUSED, errno 111)\n");
     }
 
     private static String line(String out, String prefix) {

@@ -1,0 +1,44 @@
+package org.jrdma.tools.perf;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Locale;
+import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.VerbsException;
+
+/**
+ * The one buffer a run registers (laid out by {@link BufferLayout}), allocated before any
+ * network activity: 64 QPs of 8 MiB messages ask for 1.5 GiB, and a host that cannot give it
+ * failed with an OutOfMemoryError and its stack trace after the connection. {@link
+ * PerfResources} takes it over and frees it.
+ */
+final class PerfBuffer implements AutoCloseable {
+    final BufferLayout layout;
+    final MemorySegment segment;
+    private final Arena arena;
+
+    private PerfBuffer(BufferLayout layout, MemorySegment segment, Arena arena) {
+        this.layout = layout;
+        this.segment = segment;
+        this.arena = arena;
+    }
+
+    /** The buffer for messages up to {@code maxSize} bytes on {@code qps} QPs; ENOMEM, in words, when the host has not that much. */
+    static PerfBuffer allocate(int maxSize, boolean ud, int qps) {
+        BufferLayout layout = new BufferLayout(maxSize, ud, qps);
+        Arena arena = Arena.ofShared();
+        try {
+            return new PerfBuffer(layout, arena.allocate(layout.totalBytes(), BufferLayout.PAGE), arena);
+        } catch (OutOfMemoryError e) {
+            arena.close();
+            throw new VerbsException(Errno.ENOMEM, String.format(Locale.ROOT, "cannot allocate the %.1f MiB buffer (--qp %d × 3"
+                    + " regions of %.1f MiB, for messages up to %d bytes): %s; give fewer QPs or a smaller --size",
+                    layout.totalBytes() / 1048576.0, qps, layout.regionBytes / 1048576.0, maxSize, e.getMessage()));
+        }
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}
