@@ -40,11 +40,16 @@ final class RdmaCmLink implements AutoCloseable {
 
     /** The server's --port (for its messages). */
     private final int port;
+    /** Test QPs (-q): a server's second listener takes that many requests. */
+    private final int qps;
+    /** The server's listening address. */
+    private InetSocketAddress bound;
 
-    private RdmaCmLink(boolean client, Duration timeout, int port) {
+    private RdmaCmLink(boolean client, Duration timeout, int port, int qps) {
         this.client = client;
         this.timeout = timeout;
         this.port = port;
+        this.qps = qps;
     }
 
     /**
@@ -53,26 +58,25 @@ final class RdmaCmLink implements AutoCloseable {
      * device's ({@code deviceAddress}); {@code listening} runs once the server listens.
      */
     static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
-        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port(), c.qps());
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
                 link.server = new InetSocketAddress(resolve(c.host()), c.port());
                 link.connectExchange();
             } else {
-                link.listener = CmId.create(link.events, PortSpace.TCP, "perf-listener");
                 // perftest binds the wildcard address, and so do we without -d; with -d, that
                 // device's address only: a soft device listening is a UDP port this process
                 // holds, and the wildcard would take every device from the other processes on
                 // this host (a client on another device of the same host could not open it).
-                link.listener.bindAddr(c.device() != null ? new InetSocketAddress(deviceAddress, c.port())
-                        : new InetSocketAddress(c.port()));
-                link.listener.listen(2);
+                link.bound = c.device() != null ? new InetSocketAddress(deviceAddress, c.port()) : new InetSocketAddress(c.port());
+                link.listen(1);
                 listening.run(); // "Waiting for client to connect..." once a REQ would find us
                 CmId id = link.request();
                 link.pipe = new CmPipe(id);
                 id.accept(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 link.expect(CmEventType.ESTABLISHED, id);
+                link.stopListening();
             }
             return link;
         } catch (RuntimeException e) {
@@ -81,23 +85,37 @@ final class RdmaCmLink implements AutoCloseable {
         }
     }
 
-    /**
-     * The exchange connection; a REJECTED (no listener yet: both sides were started together)
-     * is tried again with a growing pause until the deadline, as the TCP exchange's connect is.
-     */
+    /** The exchange connection, tried again while it is refused ({@link #whileRefused}). */
     private void connectExchange() {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long pause = 10_000_000L;
-        while (true) {
+        pipe = whileRefused(() -> {
             CmId id = resolved("perf-exchange");
             CmPipe p = new CmPipe(id);
             try {
                 id.connect(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 expect(CmEventType.ESTABLISHED, id);
-                pipe = p;
-                return;
-            } catch (CmException e) {
+                return p;
+            } catch (RuntimeException e) {
                 p.close();
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * A client's connect, made again with a growing pause while it is REJECTED, until the
+     * deadline, as the TCP exchange's connect is: the exchange connection's server may not listen
+     * yet (both sides were started together), and neither may a test connection's — perftest's
+     * server makes a new listener for the test QPs only after the blank key swap, so the client's
+     * REQ can come first and meet REJ 8 (perftest's client tries again, 10 × 100 ms). {@code
+     * attempt} cleans up after itself when it fails.
+     */
+    private <T> T whileRefused(java.util.function.Supplier<T> attempt) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pause = 10_000_000L;
+        while (true) {
+            try {
+                return attempt.get();
+            } catch (CmException e) {
                 if (e.error() != CmError.CONNECTION_REFUSED) {
                     throw e;
                 }
@@ -124,17 +142,34 @@ final class RdmaCmLink implements AutoCloseable {
      * (perftest's -o for READ and atomic tests, else 0) both ways.
      */
     QueuePair connectData(int q, ProtectionDomain pd, QpInitAttr attr, int depth) {
-        CmId id = client ? resolved("perf-data-" + q) : request();
-        data.add(id);
-        QueuePair qp = id.createQp(pd, attr);
         ConnParam p = ConnParam.defaults().resources(depth, depth).retries(7, 7);
-        if (client) {
-            id.connect(p);
-        } else {
+        if (!client) {
+            if (q == 0) {
+                listen(qps);
+            }
+            CmId id = request();
+            data.add(id);
+            QueuePair qp = id.createQp(pd, attr);
             id.accept(p);
+            expect(CmEventType.ESTABLISHED, id);
+            if (q == qps - 1) {
+                stopListening();
+            }
+            return qp;
         }
-        expect(CmEventType.ESTABLISHED, id);
-        return qp;
+        return whileRefused(() -> {
+            CmId id = resolved("perf-data-" + q);
+            try {
+                QueuePair qp = id.createQp(pd, attr);
+                id.connect(p);
+                expect(CmEventType.ESTABLISHED, id);
+                data.add(id);
+                return qp;
+            } catch (RuntimeException e) {
+                id.close(); // and its QP: a refused attempt leaves nothing behind
+                throw e;
+            }
+        });
     }
 
     /** The device context of the connection manager, which the test QPs' resources live on. */
@@ -166,6 +201,25 @@ final class RdmaCmLink implements AutoCloseable {
                 id.disconnect();
             }
         }
+    }
+
+    /**
+     * A listener on the server's address, as perftest's server makes one for each phase: one
+     * for the exchange connection, destroyed once it is accepted, and after the blank key swap
+     * another for the test QPs (rdma_cm_server_connection, backlog = -q), destroyed once they
+     * are all connected. So a client's first test REQ may come before the second listener is
+     * there, as it may against perftest, and meets REJ 8 ({@link #whileRefused}).
+     */
+    private void listen(int backlog) {
+        listener = CmId.create(events, PortSpace.TCP, "perf-listener");
+        listener.bindAddr(bound);
+        listener.listen(backlog);
+    }
+
+    private void stopListening() {
+        CmId l = listener;
+        listener = null;
+        l.close();
     }
 
     private CmId resolved(Object context) {
