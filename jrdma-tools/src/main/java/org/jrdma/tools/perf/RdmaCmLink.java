@@ -40,16 +40,16 @@ final class RdmaCmLink implements AutoCloseable {
 
     /** The server's --port (for its messages). */
     private final int port;
-    /** Test QPs (-q): a server's second listener takes that many requests. */
-    private final int qps;
-    /** The server's listening address. */
-    private InetSocketAddress bound;
+    /**
+     * Test connections' requests that came while the server waited for an earlier one's
+     * ESTABLISHED: perftest's client with -q N connects all its QPs at once.
+     */
+    private final java.util.ArrayDeque<CmId> requests = new java.util.ArrayDeque<>();
 
-    private RdmaCmLink(boolean client, Duration timeout, int port, int qps) {
+    private RdmaCmLink(boolean client, Duration timeout, int port) {
         this.client = client;
         this.timeout = timeout;
         this.port = port;
-        this.qps = qps;
     }
 
     /**
@@ -58,7 +58,7 @@ final class RdmaCmLink implements AutoCloseable {
      * device's ({@code deviceAddress}); {@code listening} runs once the server listens.
      */
     static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
-        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port(), c.qps());
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
@@ -69,14 +69,23 @@ final class RdmaCmLink implements AutoCloseable {
                 // device's address only: a soft device listening is a UDP port this process
                 // holds, and the wildcard would take every device from the other processes on
                 // this host (a client on another device of the same host could not open it).
-                link.bound = c.device() != null ? new InetSocketAddress(deviceAddress, c.port()) : new InetSocketAddress(c.port());
-                link.listen(1);
+                //
+                // One listener for the whole run, though perftest's server makes one for the
+                // exchange and, after the blank key swap, another for the test QPs: a REQ then
+                // never meets REJ 8 here (perftest's client, which tries again after one, crashed
+                // doing so in the lab: exit 139).
+                link.listener = CmId.create(link.events, PortSpace.TCP, "perf-listener");
+                link.listener.bindAddr(c.device() != null ? new InetSocketAddress(deviceAddress, c.port())
+                        : new InetSocketAddress(c.port()));
+                // room for the exchange and every test QP's request from the one client: the CM
+                // lets one peer hold half the backlog (SEC-31), and a request over it is dropped
+                // until the peer's CM sends it again (seconds, with the kernel's timers)
+                link.listener.listen(2 * (1 + c.qps()));
                 listening.run(); // "Waiting for client to connect..." once a REQ would find us
                 CmId id = link.request();
                 link.pipe = new CmPipe(id);
                 id.accept(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 link.expect(CmEventType.ESTABLISHED, id);
-                link.stopListening();
             }
             return link;
         } catch (RuntimeException e) {
@@ -137,24 +146,19 @@ final class RdmaCmLink implements AutoCloseable {
     /**
      * Test QP {@code q}: the client resolves an id to the server and connects; the server takes
      * the next CONNECT_REQUEST and accepts. Either way the id makes the QP (to INIT) on {@code
-     * pd}, the CM takes it to RTS, and this returns once ESTABLISHED — so with {@code -q N} the
-     * connections are made one after the other, as the QPs are created. Depths: {@code depth}
+     * pd}, the CM takes it to RTS, and this returns once ESTABLISHED — so with {@code -q N} our
+     * client makes the connections one after the other, as the QPs are created (perftest's
+     * makes them all at once: their requests wait for their turn here). Depths: {@code depth}
      * (perftest's -o for READ and atomic tests, else 0) both ways.
      */
     QueuePair connectData(int q, ProtectionDomain pd, QpInitAttr attr, int depth) {
         ConnParam p = ConnParam.defaults().resources(depth, depth).retries(7, 7);
         if (!client) {
-            if (q == 0) {
-                listen(qps);
-            }
             CmId id = request();
             data.add(id);
             QueuePair qp = id.createQp(pd, attr);
             id.accept(p);
             expect(CmEventType.ESTABLISHED, id);
-            if (q == qps - 1) {
-                stopListening();
-            }
             return qp;
         }
         return whileRefused(() -> {
@@ -203,25 +207,6 @@ final class RdmaCmLink implements AutoCloseable {
         }
     }
 
-    /**
-     * A listener on the server's address, as perftest's server makes one for each phase: one
-     * for the exchange connection, destroyed once it is accepted, and after the blank key swap
-     * another for the test QPs (rdma_cm_server_connection, backlog = -q), destroyed once they
-     * are all connected. So a client's first test REQ may come before the second listener is
-     * there, as it may against perftest, and meets REJ 8 ({@link #whileRefused}).
-     */
-    private void listen(int backlog) {
-        listener = CmId.create(events, PortSpace.TCP, "perf-listener");
-        listener.bindAddr(bound);
-        listener.listen(backlog);
-    }
-
-    private void stopListening() {
-        CmId l = listener;
-        listener = null;
-        l.close();
-    }
-
     private CmId resolved(Object context) {
         CmId id = CmId.create(events, PortSpace.TCP, context);
         try {
@@ -237,6 +222,9 @@ final class RdmaCmLink implements AutoCloseable {
     }
 
     private CmId request() {
+        if (!requests.isEmpty()) {
+            return requests.poll();
+        }
         CmEvent e = next(CmEventType.CONNECT_REQUEST, null);
         CmId id = e.id();
         e.ack();
@@ -249,7 +237,8 @@ final class RdmaCmLink implements AutoCloseable {
 
     /**
      * The next event of {@code type} (for {@code id}, unless null). TIMEWAIT_EXIT of an earlier
-     * connection may come in between and is passed over; anything else is an error naming it.
+     * connection may come in between and is passed over, and on the server a CONNECT_REQUEST is
+     * kept for {@link #request}; anything else is an error naming it.
      */
     private CmEvent next(CmEventType type, CmId id) {
         while (true) {
@@ -268,7 +257,9 @@ final class RdmaCmLink implements AutoCloseable {
                 return e;
             }
             e.ack();
-            if (e.type() != CmEventType.TIMEWAIT_EXIT) {
+            if (e.type() == CmEventType.CONNECT_REQUEST && !client) {
+                requests.add(e.id()); // the next test QP's, come early: request() takes it
+            } else if (e.type() != CmEventType.TIMEWAIT_EXIT) {
                 throw EventChannel.unexpected(type, e);
             }
         }
@@ -303,6 +294,7 @@ final class RdmaCmLink implements AutoCloseable {
             pipe.close();
         }
         java.util.List<CmId> ids = new java.util.ArrayList<>(data);
+        ids.addAll(requests); // requests never taken: closing one rejects it
         ids.add(listener);
         for (CmId id : ids) {
             if (id != null) {
