@@ -8,6 +8,7 @@ import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.cm.CmId;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionChannel;
@@ -87,7 +88,7 @@ final class CmPipe implements PerfPipe {
     }
 
     @Override
-    public void read(byte[] into, Duration timeout, String what, PerfChannel.PrefixCheck check) {
+    public void read(byte[] into, Duration timeout, String what, Link.PrefixCheck check) {
         WorkCompletion c = pendingRecv != null ? pendingRecv : await(WcOpcode.RECV, timeout, ExchangeStep.READ, what);
         pendingRecv = null;
         if (c.byteLen != into.length) {

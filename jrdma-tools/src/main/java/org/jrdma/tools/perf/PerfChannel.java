@@ -6,6 +6,7 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.bootstrap.tcp.MessageChannel;
 
 /**
@@ -14,18 +15,9 @@ import org.jrdma.bootstrap.tcp.MessageChannel;
  * connect, accept, write and read waits against an absolute deadline: the connection, its
  * connect (refusals retried) and the accept are jrdma-bootstrap's {@link MessageChannel} (a
  * blocking socket has no write timeout and SO_TIMEOUT restarts on every byte). Unlike rc_pingpong's exchange the socket stays open for perftest's
- * synchronisations and result exchange until {@link PerfExchange#close}. Public because
- * {@code jrdma pingpong}'s server exchange ({@code PingpongServerExchange}) runs on it too.
+ * synchronisations and result exchange until {@link PerfExchange#close}.
  */
-public final class PerfChannel implements PerfPipe, AutoCloseable {
-    /** Check a prefix of a message as it arrives; throw to refuse it early. */
-    @FunctionalInterface
-    public interface PrefixCheck {
-        void check(byte[] partial, int length);
-    }
-
-    static final PrefixCheck ANY = (b, n) -> { };
-
+final class PerfChannel implements PerfPipe {
     private final MessageChannel channel;
 
     private PerfChannel(MessageChannel channel) {
@@ -33,7 +25,7 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
     }
 
     /** Listens on every local address (SO_REUSEADDR, backlog 1), accepts one peer before the deadline, stops listening. */
-    public static PerfChannel accept(int port, Duration timeout) {
+    static PerfChannel accept(int port, Duration timeout) {
         InetSocketAddress bind = new InetSocketAddress(port);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
@@ -63,8 +55,8 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
      * as it arrives; never reads past it, so the peer's next message stays in the socket.
      */
     @Override
-    public void read(byte[] into, Duration timeout, String what, PrefixCheck check) {
-        channel.readExactly(into, timeout, what, check::check);
+    public void read(byte[] into, Duration timeout, String what, Link.PrefixCheck check) {
+        channel.readExactly(into, timeout, what, check);
     }
 
     @Override

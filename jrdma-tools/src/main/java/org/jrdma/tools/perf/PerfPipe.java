@@ -1,6 +1,7 @@
 package org.jrdma.tools.perf;
 
 import java.time.Duration;
+import org.jrdma.bootstrap.tcp.Link;
 
 /**
  * What perftest's out-of-band messages travel on: a TCP connection ({@link PerfChannel}), or
@@ -8,11 +9,14 @@ import java.time.Duration;
  * Messages are fixed-size: each {@link #read} takes exactly one message of the given length.
  */
 interface PerfPipe extends AutoCloseable {
+    /** A message taken as it comes (checked once whole, if at all). */
+    Link.PrefixCheck ANY = (b, n) -> { };
+
     /** Sends {@code bytes} as one message before the deadline. */
     void write(byte[] bytes, Duration timeout, String what);
 
     /** Fills {@code into} with the peer's next message, checking its bytes as they arrive. */
-    void read(byte[] into, Duration timeout, String what, PerfChannel.PrefixCheck check);
+    void read(byte[] into, Duration timeout, String what, Link.PrefixCheck check);
 
     /** Releases the pipe (idempotent); no error once the exchange has its result. */
     @Override
