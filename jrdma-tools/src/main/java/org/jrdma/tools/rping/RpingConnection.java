@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.CmId;
+import org.jrdma.tools.FailedCompletion;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
@@ -143,9 +144,8 @@ final class RpingConnection implements AutoCloseable {
                     if (disconnected || c.status == WcStatus.WR_FLUSH_ERR && sawDisconnect()) {
                         return false;
                     }
-                    String why = c.status == WcStatus.RETRY_EXC_ERR || c.status == WcStatus.RNR_RETRY_EXC_ERR
-                            ? ": the " + peer + " stopped answering (killed or stopped?)" : "";
-                    throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: " + c.status.str() + why);
+                    throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: "
+                            + FailedCompletion.status(c.status) + FailedCompletion.meaning(c.status, "the " + peer, s -> null));
                 }
                 if (c.opcode == WcOpcode.SEND) {
                     sendsPending--;

@@ -138,8 +138,9 @@ class RpingServerTest {
      * --timeout-ms if that comes first), or both were answered before the QP went and the server
      * then waits for a RECV that never comes (--timeout-ms).
      */
-    private static final String DIED = "(RDMA_READ|SEND) completion failed: transport retry counter exceeded: the client stopped"
-            + " answering \\(killed or stopped\\?\\)|no (RDMA_READ|SEND) completion within 6000 ms: the client did not answer"
+    private static final String DIED = "(RDMA_READ|SEND) completion failed: transport retry counter exceeded \\(12\\): the client"
+            + " stopped acknowledging — it ended, was killed or stopped, or the path to it is down"
+            + "|no (RDMA_READ|SEND) completion within 6000 ms: the client did not answer"
             + "|no RECV completion within 6000 ms: the client went quiet";
 
     /** The second case: a client that dies ("retry counter exceeded" escaped and ended the server). */
