@@ -3,11 +3,10 @@ package org.jrdma.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.soft.net.ImpairmentSetting;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jrdma.tools.OwnDevices;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs over a network that loses packets (the soft devices' seeded impairment), on two devices:
@@ -15,28 +14,14 @@ import org.junit.jupiter.api.Test;
  * named as the cause, not the flush it leads to.
  */
 class PerfLossTest {
-    private static String server;
-    private static String client;
-
-    @BeforeAll
-    static void ownDevices() throws Exception {
-        String a = PerfPair.deviceSpec("losss");
-        String b = PerfPair.deviceSpec("lossc");
-        server = a.substring(0, a.indexOf('='));
-        client = b.substring(0, b.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, a + "," + b);
-    }
-
-    @AfterAll
-    static void forgetDevices() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICES = new OwnDevices("losss", "lossc");
 
     /** Server and client on a network with {@code impairment} (both directions). */
     private static PerfPair.Result runWith(String impairment, String... args) throws Exception {
         System.setProperty(ImpairmentSetting.PROPERTY, impairment);
         try {
-            return PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(), args);
+            return PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), List.of(), List.of(), args);
         } finally {
             System.clearProperty(ImpairmentSetting.PROPERTY);
         }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.tools.FreeLoopback;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,7 +18,7 @@ class PerfProcessesTest {
     @ParameterizedTest
     @CsvSource({"write_bw, -s 4096 -n 200", "send_lat, -n 100"})
     void serverAndClientProcesses(String test, String flags) throws Exception {
-        String port = String.valueOf(PerfPair.freePort());
+        String port = String.valueOf(FreeLoopback.tcpPort());
         List<String> args = new ArrayList<>(List.of("perf", test, "-p", port, "--check"));
         args.addAll(List.of(flags.split(" ")));
         Process server = start(args);
@@ -60,9 +61,9 @@ class PerfProcessesTest {
      */
     @org.junit.jupiter.api.Test
     void anRdmaCmServerGivenADeviceLeavesTheOthersToOtherProcesses() throws Exception {
-        String serverDevice = PerfPair.deviceSpec("cms");
-        String clientDevice = PerfPair.deviceSpec("cmc");
-        String port = String.valueOf(PerfPair.freePort());
+        String serverDevice = FreeLoopback.deviceSpec("cms");
+        String clientDevice = FreeLoopback.deviceSpec("cmc");
+        String port = String.valueOf(FreeLoopback.tcpPort());
         List<String> args = List.of("perf", "send_bw", "-R", "-n", "200", "--check", "-p", port, "--timeout-ms", "20000");
         List<String> serverArgs = new ArrayList<>(args);
         serverArgs.addAll(List.of("-d", "cms"));

@@ -3,12 +3,12 @@ package org.jrdma.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.regex.Pattern;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,24 +19,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * CM answers both), every byte checked.
  */
 class RdmaCmPerfTest {
-    private static String device;
-    private static String address;
-
-    @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("perfcm");
-        device = spec.substring(0, spec.indexOf('='));
-        address = spec.substring(spec.indexOf('=') + 1);
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("perfcm");
 
     private static PerfPair.Result ok(String... args) throws Exception {
-        PerfPair.Result r = PerfPair.runTo(address, device, args);
+        PerfPair.Result r = PerfPair.runTo(DEVICE.address(), DEVICE.name(), args);
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();
         return r;
@@ -98,7 +85,7 @@ class RdmaCmPerfTest {
     @Test
     void rdmaCmIsForRc() throws Exception {
         for (String type : new String[] {"UC", "UD"}) {
-            ToolRun s = ToolRun.of("perf", "send_bw", "-R", "-c", type, "-d", device);
+            ToolRun s = ToolRun.of("perf", "send_bw", "-R", "-c", type, "-d", DEVICE.name());
             assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
             assertThat(s.err()).contains("--rdma_cm connects RC QPs");
         }
@@ -111,15 +98,17 @@ class RdmaCmPerfTest {
      */
     @Test
     void aSideWithNoPeerSaysWhatItWaitedFor() throws Exception {
-        int port = PerfPair.freePort();
-        ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700");
+        int port = FreeLoopback.tcpPort();
+        ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
+                "700");
         assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(server.err()).isEqualTo("jrdma perf: error: no client connected to rdma_cm port " + port
                 + " within 700 ms (--timeout-ms) (TIMED_OUT, errno 110)\n");
-        ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700",
-                address);
+        ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
+                "700",
+                DEVICE.address());
         assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + address + " port " + port
+        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + DEVICE.address() + " port " + port
                 + ": every connect was rejected for 700 ms (--timeout-ms); is the server running with -R on that address and"
                 + " port? (CONNECTION_REFUSED, errno 111)\n");
     }
