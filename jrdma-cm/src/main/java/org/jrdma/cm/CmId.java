@@ -125,7 +125,8 @@ public final class CmId implements AutoCloseable {
         synchronized (this) {
             checkOpen("bind_addr");
             if (bound) {
-                throw new CmException(CmError.INVALID_ARGUMENT, "bind_addr: the id is already bound to " + local);
+                throw new CmException(CmError.INVALID_ARGUMENT, "bind_addr: the id is already bound to port " + local.getPort()
+                        + " on " + DeviceChoice.text(local.getAddress()));
             }
             Device device = null;
             if (!ip.isAnyLocalAddress()) {
@@ -187,7 +188,8 @@ public final class CmId implements AutoCloseable {
         positive(timeout, "resolve_addr");
         InetAddress to = ip(dst.getAddress(), "resolve_addr");
         if (to.isAnyLocalAddress()) {
-            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination " + to.getHostAddress() + " is the wildcard address");
+            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination " + DeviceChoice.text(to)
+                    + " is the wildcard address");
         }
         Device device;
         synchronized (this) {

@@ -59,11 +59,12 @@ final class CmRegistry {
                         return p;
                     }
                 }
-                throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: no free ephemeral port on " + address.getHostAddress());
+                throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: no free ephemeral port on "
+                        + DeviceChoice.text(address));
             }
             if (!free(space, address, port)) {
                 throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: " + space + " port " + port + " on "
-                        + address.getHostAddress() + " is already bound by another id (destroy it first)");
+                        + DeviceChoice.text(address) + " is already bound by another id (destroy it first)");
             }
             BINDINGS.add(new Binding(space, address, port, id));
             return port;

@@ -62,7 +62,7 @@ final class Handshake {
         org.jrdma.verbs.Gid expected = org.jrdma.verbs.Gid.of(address);
         if (!expected.equals(peer.gid())) {
             throw new MalformedMessageException("gid", peer.gid() + " is not the address the exchange came from ("
-                    + address.getHostAddress() + ", GID " + expected + "): strict mode binds the data path to that peer");
+                    + HostName.text(address) + ", GID " + expected + "): strict mode binds the data path to that peer");
         }
         return peer;
     }

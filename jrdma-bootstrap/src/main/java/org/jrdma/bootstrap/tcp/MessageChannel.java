@@ -118,27 +118,23 @@ public final class MessageChannel implements Link {
             boolean refusedOnly = failure instanceof ConnectException
                     && Arrays.stream(failure.getSuppressed()).allMatch(e -> e instanceof ConnectException);
             if (!refusedOnly) {
-                throw new ExchangeIoException("connect to " + hostPort(host, port), failure);
+                throw new ExchangeIoException("connect to " + HostName.withPort(host, port), failure);
             }
             if (deadline - System.nanoTime() <= backoffNanos) {
                 throw new ExchangeIoException(String.format(Locale.ROOT, "connect to %s: refused (tried for %.1f s; is the server"
-                        + " running, on port %d?)", hostPort(host, port), (System.nanoTime() - start) / 1e9, port), failure);
+                        + " running, on port %d?)", HostName.withPort(host, port), (System.nanoTime() - start) / 1e9, port),
+                        failure);
             }
             if (!told) {
                 told = true;
                 LocalTime until = LocalTime.now().plusNanos(deadline - System.nanoTime()).truncatedTo(ChronoUnit.SECONDS);
                 events.emit(Phase.RETRYING, String.format(Locale.ROOT, "%s refused the connection: no server listens there yet;"
-                        + " trying again until %s (%.1f s)", hostPort(host, port), until, timeout.toMillis() / 1e3));
+                        + " trying again until %s (%.1f s)", HostName.withPort(host, port), until, timeout.toMillis() / 1e3));
             }
             LockSupport.parkNanos(backoffNanos);
             failIfInterrupted(ExchangeStep.CONNECT);
             backoffNanos = Math.min(backoffNanos * 2, REFUSED_BACKOFF_MAX_NANOS);
         }
-    }
-
-    /** host:port, with an IPv6 address in brackets. */
-    private static String hostPort(String host, int port) {
-        return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** Accepts one peer on {@code server} within {@code timeout}, waiting on a selector. */
@@ -170,7 +166,8 @@ public final class MessageChannel implements Link {
     private static String listening(ServerSocketChannel server) {
         InetAddress a = server.socket().getInetAddress();
         int port = server.socket().getLocalPort();
-        return a == null || a.isAnyLocalAddress() ? "TCP port " + port + " (every local address)" : "TCP " + hostPort(a.getHostAddress(), port);
+        return a == null || a.isAnyLocalAddress() ? "TCP port " + port + " (every local address)"
+                : "TCP " + HostName.withPort(a, port);
     }
 
     /** Connects before {@code deadlineNanos}; IOException means "try the next address". */
@@ -179,7 +176,7 @@ public final class MessageChannel implements Link {
             return;
         }
         while (true) {
-            await(SelectionKey.OP_CONNECT, deadlineNanos, ExchangeStep.CONNECT, timeout, "to " + address);
+            await(SelectionKey.OP_CONNECT, deadlineNanos, ExchangeStep.CONNECT, timeout, "to " + HostName.withPort(address));
             if (channel.finishConnect()) {
                 return;
             }
@@ -240,7 +237,7 @@ public final class MessageChannel implements Link {
     @Override
     public String peerAddress() {
         try {
-            return String.valueOf(channel.getRemoteAddress());
+            return channel.getRemoteAddress() instanceof InetSocketAddress a ? HostName.withPort(a) : "?";
         } catch (IOException e) {
             return "?";
         }

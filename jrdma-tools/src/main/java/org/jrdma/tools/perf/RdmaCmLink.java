@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmError;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
@@ -232,7 +233,7 @@ final class RdmaCmLink implements AutoCloseable {
     }
 
     private String where() {
-        return server.getAddress().getHostAddress() + " port " + server.getPort();
+        return HostName.withPort(server);
     }
 
     private static InetAddress resolve(String host) {

@@ -2,11 +2,11 @@ package org.jrdma.tools.rping;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.CmId;
@@ -14,7 +14,6 @@ import org.jrdma.tools.FailedCompletion;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
-import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
@@ -197,11 +196,7 @@ final class RpingConnection implements AutoCloseable {
 
     /** An address and port as {@code a.b.c.d:port} or {@code [v6]:port}, for messages. */
     static String endpoint(InetSocketAddress a) {
-        if (a == null) {
-            return "?";
-        }
-        String host = a.getAddress() instanceof Inet6Address ? "[" + Gid.of(a.getAddress()) + "]" : a.getAddress().getHostAddress();
-        return host + ":" + a.getPort();
+        return a == null ? "?" : HostName.withPort(a);
     }
 
     boolean disconnected() {

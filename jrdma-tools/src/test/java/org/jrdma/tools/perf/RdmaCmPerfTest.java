@@ -105,10 +105,9 @@ class RdmaCmPerfTest {
         assertThat(server.err()).isEqualTo("jrdma perf: error: no client connected to rdma_cm port " + port
                 + " within 700 ms (--timeout-ms) (TIMED_OUT, errno 110)\n");
         ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
-                "700",
-                DEVICE.address());
+                "700", DEVICE.address());
         assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + DEVICE.address() + " port " + port
+        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + DEVICE.address() + ":" + port
                 + ": every connect was rejected for 700 ms (--timeout-ms); is the server running with -R on that address and"
                 + " port? (CONNECTION_REFUSED, errno 111)\n");
     }
