@@ -3,6 +3,8 @@ package org.jrdma.bootstrap.tcp;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.InvalidFieldException;
 import org.jrdma.verbs.Gid;
 
@@ -15,14 +17,14 @@ import org.jrdma.verbs.Gid;
  * added. Written: an address as inet_ntop prints it ({@code ::1}, not Java's
  * {@code 0:0:0:0:0:0:0:1}) and with a port as people write it ({@code [::1]:18515}, not Java's
  * {@code /[0:0:0:0:0:0:0:1]:18515}). Public for jrdma-tools, whose rdma_cm clients (perf -R,
- * rping) write hosts the same way.
+ * rping) read and write hosts the same way.
  */
 public final class HostName {
     private HostName() {
     }
 
     /** Returns {@code host} if it is one, else throws naming what is wrong (empty, or a port in it). */
-    static String check(String host) {
+    public static String check(String host) {
         if (host.isBlank()) {
             // the JDK would take "" for the loopback address and connect there
             throw new InvalidFieldException("host", "is empty: give the server's name or address");
@@ -34,6 +36,18 @@ public final class HostName {
                     + " (the tools' -p " + port + " " + bare + ")");
         }
         return host;
+    }
+
+    /**
+     * {@link #check}s {@code host}, then returns its addresses in the resolver's order (a literal
+     * address never waits: name resolution has no deadline of its own in the JDK).
+     */
+    public static InetAddress[] resolve(String host) {
+        try {
+            return InetAddress.getAllByName(check(host));
+        } catch (UnknownHostException e) {
+            throw new ExchangeIoException("resolve " + host + hint(host), e);
+        }
     }
 
     /** What to add to a failed resolution of {@code host}: an IPv6 address with a port is written in brackets. */

@@ -5,7 +5,6 @@ import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -84,13 +83,7 @@ public final class MessageChannel implements Link {
      * until when), so nobody waits in silence; the final failure says how long it tried.
      */
     public static MessageChannel connectTo(String host, int port, Duration timeout, ExchangeListener events) {
-        InetAddress[] addresses;
-        try {
-            // Name resolution has no deadline of its own in the JDK; a literal address never waits.
-            addresses = InetAddress.getAllByName(HostName.check(host));
-        } catch (UnknownHostException e) {
-            throw new ExchangeIoException("resolve " + host + HostName.hint(host), e);
-        }
+        InetAddress[] addresses = HostName.resolve(host);
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         long backoffNanos = REFUSED_BACKOFF_FIRST_NANOS;

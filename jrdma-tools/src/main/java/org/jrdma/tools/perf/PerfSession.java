@@ -2,6 +2,7 @@ package org.jrdma.tools.perf;
 
 import java.io.PrintWriter;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.Mtu;
@@ -54,6 +55,9 @@ final class PerfSession implements AutoCloseable {
     }
 
     static PerfSession open(PerfConfig asked, PrintWriter out) {
+        if (!asked.isServer()) {
+            HostName.check(asked.host()); // a host with a port in it is refused before any device opens, -R or not
+        }
         var device = Verbs.device(asked.device());
         Context ctx = device.open();
         PerfExchange exchange = null;

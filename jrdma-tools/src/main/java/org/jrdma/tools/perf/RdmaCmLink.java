@@ -2,9 +2,7 @@ package org.jrdma.tools.perf;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
-import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmError;
 import org.jrdma.cm.CmEvent;
@@ -58,7 +56,8 @@ final class RdmaCmLink implements AutoCloseable {
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
-                link.server = new InetSocketAddress(resolve(c.host()), c.port());
+                // the TCP client's host check and resolver: "127.0.0.1:18515" is told the port goes in -p
+                link.server = new InetSocketAddress(HostName.resolve(c.host())[0], c.port());
                 link.connectExchange();
             } else {
                 link.listener = CmId.create(link.events, PortSpace.TCP, "perf-listener");
@@ -234,14 +233,6 @@ final class RdmaCmLink implements AutoCloseable {
 
     private String where() {
         return HostName.withPort(server);
-    }
-
-    private static InetAddress resolve(String host) {
-        try {
-            return InetAddress.getByName(host);
-        } catch (UnknownHostException e) {
-            throw new ExchangeIoException("resolve " + host, e);
-        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package org.jrdma.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
@@ -110,6 +112,26 @@ class RdmaCmPerfTest {
         assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + DEVICE.address() + ":" + port
                 + ": every connect was rejected for 700 ms (--timeout-ms); is the server running with -R on that address and"
                 + " port? (CONNECTION_REFUSED, errno 111)\n");
+    }
+
+    /**
+     * A host with a port in it is refused as the TCP client refuses it, saying that the port goes
+     * in -p — with -R it was resolved as it stood: "invalid IPv6 address literal".
+     */
+    @ParameterizedTest(name = "-R: {0}")
+    @ValueSource(booleans = {true, false})
+    void aHostWithAPortIsToldThatThePortGoesInP(boolean rdmaCm) {
+        for (String host : new String[] {"127.0.0.1:18515", "[::1]:18515"}) {
+            List<String> args = new ArrayList<>(List.of("perf", "write_bw", "-d", DEVICE.name(), "-p", "18515", "--timeout-ms",
+                    "700", host));
+            if (rdmaCm) {
+                args.add("-R");
+            }
+            ToolRun client = ToolRun.of(args);
+            assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(client.err()).isEqualTo("jrdma perf: error: host: \"" + host + "\" carries a port: give the host"
+                    + " alone and the port apart (the tools' -p 18515 " + (host.startsWith("[") ? "::1" : "127.0.0.1") + ")\n");
+        }
     }
 
     private static String line(String out, String prefix) {
