@@ -12,8 +12,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
@@ -23,6 +21,7 @@ import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.bootstrap.Retrying;
 
 /**
  * One non-blocking TCP connection with a selector, so that connect, write and read each wait
@@ -60,19 +59,6 @@ public final class MessageChannel implements Link {
 
     private static final long REFUSED_BACKOFF_FIRST_NANOS = 10_000_000L;
     private static final long REFUSED_BACKOFF_MAX_NANOS = 200_000_000L;
-
-    private static final System.Logger LOG = System.getLogger(MessageChannel.class.getName());
-    /** Where {@link #connectTo(String, int, Duration)} says that it is retrying: the platform logger. */
-    private static final ExchangeListener LOG_RETRYING = e -> {
-        if (e.phase() == Phase.RETRYING) {
-            LOG.log(System.Logger.Level.INFO, e.detail());
-        }
-    };
-
-    /** {@link #connectTo(String, int, Duration, ExchangeListener)}, saying that it retries on the platform logger. */
-    public static MessageChannel connectTo(String host, int port, Duration timeout) {
-        return connectTo(host, port, timeout, LOG_RETRYING);
-    }
 
     /**
      * Connects to the first address of {@code host} that accepts, within {@code timeout}. Refused
@@ -120,9 +106,8 @@ public final class MessageChannel implements Link {
             }
             if (!told) {
                 told = true;
-                LocalTime until = LocalTime.now().plusNanos(deadline - System.nanoTime()).truncatedTo(ChronoUnit.SECONDS);
-                events.emit(Phase.RETRYING, String.format(Locale.ROOT, "%s refused the connection: no server listens there yet;"
-                        + " trying again until %s (%.1f s)", HostName.withPort(host, port), until, timeout.toMillis() / 1e3));
+                events.emit(Phase.RETRYING, HostName.withPort(host, port) + " refused the connection: no server listens there"
+                        + " yet; " + Retrying.until(deadline, timeout));
             }
             LockSupport.parkNanos(backoffNanos);
             failIfInterrupted(ExchangeStep.CONNECT);

@@ -5,7 +5,9 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.bootstrap.tcp.MessageChannel;
 
@@ -38,10 +40,11 @@ final class PerfChannel implements PerfPipe {
 
     /**
      * Connects to the first address of {@code host} that accepts. A refusal everywhere is tried
-     * again until the deadline: the server may not be listening yet when both start together.
+     * again until the deadline — the server may not be listening yet when both start together —
+     * and said once to {@code notices}.
      */
-    static PerfChannel connect(String host, int port, Duration timeout) {
-        return new PerfChannel(MessageChannel.connectTo(host, port, timeout));
+    static PerfChannel connect(String host, int port, Duration timeout, Consumer<String> notices) {
+        return new PerfChannel(MessageChannel.connectTo(host, port, timeout, ExchangeListener.retrying(notices)));
     }
 
     /** Writes all of {@code bytes} before the deadline; the first write() normally carries the whole message. */

@@ -2,6 +2,7 @@ package org.jrdma.tools.perf;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.tcp.Link;
@@ -51,8 +52,9 @@ final class PerfExchange implements AutoCloseable {
         return new PerfExchange(PerfChannel.accept(port, timeout), false, timeout, runTimeout);
     }
 
-    static PerfExchange connect(String host, int port, Duration timeout, Duration runTimeout) {
-        return new PerfExchange(PerfChannel.connect(host, port, timeout), true, timeout, runTimeout);
+    /** {@code notices} takes what the connect says on the way (that it retries a refusal, and until when). */
+    static PerfExchange connect(String host, int port, Duration timeout, Duration runTimeout, Consumer<String> notices) {
+        return new PerfExchange(PerfChannel.connect(host, port, timeout, notices), true, timeout, runTimeout);
     }
 
     /** perftest -R: the same conversation over a connected exchange QP ({@code gidIndex} goes in our key messages). */

@@ -3,6 +3,8 @@ package org.jrdma.tools.perf;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.function.Consumer;
+import org.jrdma.bootstrap.Retrying;
 import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmError;
 import org.jrdma.cm.CmEvent;
@@ -39,20 +41,24 @@ final class RdmaCmLink implements AutoCloseable {
 
     /** The server's --port (for its messages). */
     private final int port;
+    /** Where a client says that it retries (once), and until when. */
+    private final Consumer<String> notices;
 
-    private RdmaCmLink(boolean client, Duration timeout, int port) {
+    private RdmaCmLink(boolean client, Duration timeout, int port, Consumer<String> notices) {
         this.client = client;
         this.timeout = timeout;
         this.port = port;
+        this.notices = notices;
     }
 
     /**
      * Connects (client, from {@code deviceAddress}) or listens and accepts (server) the exchange
      * QP — on every device's address, as perftest binds the wildcard, or with {@code -d} on that
-     * device's ({@code deviceAddress}); {@code listening} runs once the server listens.
+     * device's ({@code deviceAddress}); {@code listening} runs once the server listens. A client
+     * that finds no server yet says so once to {@code notices}.
      */
-    static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
-        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
+    static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening, Consumer<String> notices) {
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port(), notices);
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
@@ -83,11 +89,13 @@ final class RdmaCmLink implements AutoCloseable {
 
     /**
      * The exchange connection; a REJECTED (no listener yet: both sides were started together)
-     * is tried again with a growing pause until the deadline, as the TCP exchange's connect is.
+     * is tried again with a growing pause until the deadline, as the TCP exchange's connect is,
+     * and said once, in the same words.
      */
     private void connectExchange() {
         long deadline = System.nanoTime() + timeout.toNanos();
         long pause = 10_000_000L;
+        boolean told = false;
         while (true) {
             CmId id = resolved("perf-exchange");
             CmPipe p = new CmPipe(id);
@@ -105,6 +113,11 @@ final class RdmaCmLink implements AutoCloseable {
                     throw new CmException(CmError.CONNECTION_REFUSED, "no rdma_cm server listens on " + where()
                             + ": every connect was rejected for " + timeout.toMillis() + " ms (--timeout-ms); is the server"
                             + " running with -R on that address and port?", e);
+                }
+                if (!told) {
+                    told = true;
+                    notices.accept(where() + " rejected the connection: no rdma_cm server listens there yet; "
+                            + Retrying.until(deadline, timeout));
                 }
             }
             java.util.concurrent.locks.LockSupport.parkNanos(pause);

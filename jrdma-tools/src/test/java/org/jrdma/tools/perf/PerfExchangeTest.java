@@ -60,7 +60,7 @@ class PerfExchangeTest {
         BwReport clientReport = new BwReport(65536, 5000, 11030.78, 11030.5, 0.176488);
         CompletableFuture<Seen> server = CompletableFuture.supplyAsync(() ->
                 converse(PerfExchange.accept(port, T, T), Mtu.MTU_4096, serverKey, serverReport));
-        Seen client = converse(PerfExchange.connect("127.0.0.1", port, T, T), Mtu.MTU_1024, clientKey, clientReport);
+        Seen client = converse(PerfExchange.connect("127.0.0.1", port, T, T, line -> { }), Mtu.MTU_1024, clientKey, clientReport);
         Seen srv = server.get(30, TimeUnit.SECONDS);
 
         assertThat(client.version().text()).isEqualTo("6.06");
@@ -111,7 +111,7 @@ class PerfExchangeTest {
                     throw new IllegalStateException(e);
                 }
             });
-            PerfExchange x = PerfExchange.connect("127.0.0.1", listener.getLocalPort(), T, T);
+            PerfExchange x = PerfExchange.connect("127.0.0.1", listener.getLocalPort(), T, T, line -> { });
             assertThat(x.versions().number()).isEqualTo(6.29);
             assertThat(x.sysData(4096, 64)).containsExactly(8192, 128);
             assertThat(x.mtu(Mtu.MTU_4096)).isEqualTo(Mtu.MTU_1024);
