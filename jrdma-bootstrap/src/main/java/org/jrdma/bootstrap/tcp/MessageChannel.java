@@ -115,6 +115,26 @@ public final class MessageChannel implements Link {
         }
     }
 
+    /**
+     * Listens on {@code bind} as rc_pingpong and perftest do (SO_REUSEADDR, backlog 1: one client,
+     * and the rest are refused by the kernel); a port that another program holds is said so.
+     */
+    public static ServerSocketChannel listen(InetSocketAddress bind) {
+        ServerSocketChannel server = null;
+        try {
+            server = ServerSocketChannel.open();
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(bind, 1);
+            return server;
+        } catch (IOException e) {
+            closeQuietly(server);
+            String where = bind.getAddress().isAnyLocalAddress() ? "TCP port " + bind.getPort()
+                    : "TCP " + HostName.withPort(bind);
+            throw new ExchangeIoException("listen on " + where
+                    + (e instanceof java.net.BindException ? " (another program listens there: choose another -p)" : ""), e);
+        }
+    }
+
     /** Accepts one peer on {@code server} within {@code timeout}, waiting on a selector. */
     public static SocketChannel acceptOne(ServerSocketChannel server, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();

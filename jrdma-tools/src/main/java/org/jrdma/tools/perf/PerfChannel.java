@@ -2,7 +2,6 @@ package org.jrdma.tools.perf;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -28,13 +27,10 @@ final class PerfChannel implements PerfPipe {
 
     /** Listens on every local address (SO_REUSEADDR, backlog 1), accepts one peer before the deadline, stops listening. */
     static PerfChannel accept(int port, Duration timeout) {
-        InetSocketAddress bind = new InetSocketAddress(port);
-        try (ServerSocketChannel server = ServerSocketChannel.open()) {
-            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(bind, 1);
+        try (ServerSocketChannel server = MessageChannel.listen(new InetSocketAddress(port))) {
             return new PerfChannel(MessageChannel.of(MessageChannel.acceptOne(server, timeout)));
         } catch (IOException e) {
-            throw new ExchangeIoException("listen on " + bind, e);
+            throw new ExchangeIoException("stop listening on TCP port " + port, e);
         }
     }
 

@@ -2,7 +2,6 @@ package org.jrdma.tools.pingpong;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.Arrays;
@@ -49,19 +48,8 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
      */
     synchronized int bind() {
         if (serverSocket == null) {
-            InetSocketAddress address = new InetSocketAddress(port);
-            ServerSocketChannel s = null;
-            try {
-                s = ServerSocketChannel.open();
-                s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                s.bind(address, 1);
-                boundPort = s.socket().getLocalPort();
-                serverSocket = s;
-            } catch (IOException e) {
-                closeQuietly(s);
-                throw new ExchangeIoException("listen on TCP port " + port
-                        + (e instanceof java.net.BindException ? " (another program listens there: choose another -p)" : ""), e);
-            }
+            serverSocket = MessageChannel.listen(new InetSocketAddress(port));
+            boundPort = serverSocket.socket().getLocalPort();
         }
         return boundPort;
     }

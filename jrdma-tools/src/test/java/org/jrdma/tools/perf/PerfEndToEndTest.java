@@ -321,6 +321,18 @@ class PerfEndToEndTest {
         }
     }
 
+    /** A server whose port another program holds says so, as pingpong's does; it said "listen on 0.0.0.0/0.0.0.0:P". */
+    @Test
+    void aServerWhosePortIsTakenSaysSo() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
+            int port = taken.getLocalPort();
+            ToolRun side = ToolRun.of("perf", "write_bw", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms", "300");
+            assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(side.err()).isEqualTo("jrdma perf: error: listen on TCP port " + port + " (another program listens there:"
+                    + " choose another -p): Address already in use\n");
+        }
+    }
+
     /**
      * A client with no server says once, on one line of its own stderr as pingpong does, that it
      * tries again and until when, then fails with exit 1. The notice went to the platform logger:
