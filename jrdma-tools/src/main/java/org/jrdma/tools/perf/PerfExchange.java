@@ -1,10 +1,10 @@
 package org.jrdma.tools.perf;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.function.Consumer;
 import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.tcp.Done;
 import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.verbs.Mtu;
 
@@ -24,7 +24,7 @@ final class PerfExchange implements AutoCloseable {
     static final int CYCLE_BUFFER = 4096;
     static final int CACHE_LINE = 64;
     /** ctx_close_connection writes {@code "done"} with its NUL. */
-    static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
+    static final byte[] DONE = Done.bytes();
 
     private final PerfPipe channel;
     private final boolean client;
@@ -179,15 +179,8 @@ final class PerfExchange implements AutoCloseable {
             return; // no "done": the client disconnects the CM connections (PerfSession)
         }
         channel.write(DONE, timeout, "\"done\"");
-        byte[] done = new byte[DONE.length];
-        channel.read(done, timeout, "peer's \"done\"", PerfExchange::checkDone);
+        channel.read(new byte[Done.LENGTH], timeout, "peer's \"done\"", Done::check);
         channel.close();
-    }
-
-    private static void checkDone(byte[] partial, int length) {
-        if (!Arrays.equals(partial, 0, length, DONE, 0, length)) {
-            throw new MalformedMessageException("terminator", "expected \"done\\x00\", got " + Excerpt.of(partial, 0, length));
-        }
     }
 
     private static byte[] be32(int v) {
