@@ -205,6 +205,7 @@ public final class CmId implements AutoCloseable {
                 emit(new CmEvent(CmEventType.ADDR_ERROR, this, null, -miss.error().errno(), null, null, null, miss.detail()));
                 return;
             }
+            CmRegistry.context(device); // the chosen device is opened: from now on its address is the one it has
             InetAddress from = CmRegistry.address(device);
             if (!bound) {
                 int port = CmRegistry.bind(this, portSpace, from, src == null ? 0 : src.getPort());

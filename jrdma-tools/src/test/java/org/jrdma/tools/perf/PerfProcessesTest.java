@@ -57,10 +57,13 @@ class PerfProcessesTest {
      * perf -R's server listens on the wildcard address, as perftest, which for soft devices meant
      * opening — holding the UDP port of — every device of its process: a client on another
      * device of the same host then failed with "open_device …: UDP …:4791 is taken". With -d it
-     * listens on that device's address only.
+     * listens on that device's address only. And the client's process may list the server's
+     * device too (the same JRDMA_SOFT_DEVICES on both sides): its connection manager opened every
+     * device to learn their addresses, and failed on the server's the same way.
      */
-    @org.junit.jupiter.api.Test
-    void anRdmaCmServerGivenADeviceLeavesTheOthersToOtherProcesses() throws Exception {
+    @ParameterizedTest(name = "the client lists the server''s device too: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void anRdmaCmServerGivenADeviceLeavesTheOthersToOtherProcesses(boolean clientListsBoth) throws Exception {
         String serverDevice = FreeLoopback.deviceSpec("cms");
         String clientDevice = FreeLoopback.deviceSpec("cmc");
         String port = String.valueOf(FreeLoopback.tcpPort());
@@ -72,8 +75,8 @@ class PerfProcessesTest {
         java.util.Map<String, String> serverEnv = new java.util.HashMap<>();
         serverEnv.put("JRDMA_SOFT_DEVICES", serverDevice + "," + clientDevice); // the server's process knows both
         Process server = org.jrdma.tools.JrdmaProcess.start(List.of(), serverEnv, serverArgs);
-        Process client = org.jrdma.tools.JrdmaProcess.start(List.of(), java.util.Map.of("JRDMA_SOFT_DEVICES", clientDevice),
-                clientArgs);
+        Process client = org.jrdma.tools.JrdmaProcess.start(List.of(), java.util.Map.of("JRDMA_SOFT_DEVICES",
+                clientListsBoth ? serverDevice + "," + clientDevice : clientDevice), clientArgs);
         try {
             assertThat(client.waitFor(60, TimeUnit.SECONDS)).as("client finished").isTrue();
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("server finished").isTrue();
