@@ -541,18 +541,24 @@ public final class CmId implements AutoCloseable {
      * rdma_destroy_id: ends the connection as the IB CM does when an id goes away (a REJ for a
      * pending request or reply, a DREQ for an established connection, a DREP for a received
      * DREQ), destroys the QP and address handles the id made, releases its port, and waits until
-     * every event it delivered has been acked — TIMED_OUT if that does not happen by {@code timeout}
-     * (the id is destroyed all the same; calling close again waits for the acks again).
+     * every event the application took from the channel has been acked — TIMED_OUT if that does
+     * not happen by {@code timeout} (the id is destroyed all the same; calling close again waits
+     * for the acks again). Its events still in the channel are dropped, as the kernel's ucma
+     * drops them: a TIMEWAIT_EXIT nobody waits for held every close for the whole timeout.
      */
     public void close(Duration timeout) {
         boolean first;
         synchronized (this) {
             first = !closed;
-            closed = true;
+            closed = true; // no event is emitted from here on
             listening = false;
         }
         if (first) {
             destroy();
+            int dropped = channel.discard(this);
+            synchronized (this) {
+                unacked -= dropped;
+            }
         }
         awaitAcks(timeout);
     }
