@@ -53,8 +53,8 @@ class PerfLossTest {
         PerfPair.Result r = runWith("loss=100%,seed=1", "send_lat", "-n", "20", "--timeout-ms", "3000");
         assertThat(r.client().code()).as(r.toString()).isEqualTo(1);
         assertThat(r.client().errBesidesRetrying()).as(r.toString()).isEqualTo("jrdma perf: error: the receive of message 0 was"
-                + " flushed (Work Request Flushed Error (5)): the QP had failed with transport retry counter exceeded (12) for its WR 0: the"
-                + " peer stopped acknowledging — it ended, was killed or stopped, or the path to it is down (EIO)\n");
+                + " flushed (Work Request Flushed Error (5)): the QP had failed with transport retry counter exceeded (12) for its"
+                + " WR 0: the peer stopped acknowledging — it ended, was killed or stopped, or the path to it is down (EIO)\n");
     }
 
     /** A bandwidth sender sees its own failure first; it says what it means. */
