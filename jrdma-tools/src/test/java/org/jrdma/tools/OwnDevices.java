@@ -49,6 +49,16 @@ public final class OwnDevices implements BeforeAllCallback, AfterAllCallback {
         return addresses.getFirst();
     }
 
+    /** The address of device {@code i} (in the order given). */
+    public String address(int i) {
+        return addresses.get(i);
+    }
+
+    /** {@code name=address} of device {@code i}, for a child process's JRDMA_SOFT_DEVICES. */
+    public String spec(int i) {
+        return names.get(i) + "=" + addresses.get(i);
+    }
+
     /** The server's device: the first. */
     public String server() {
         return names.get(0);

@@ -30,9 +30,15 @@ import org.jrdma.bootstrap.Retrying;
  */
 public final class MessageChannel implements Link {
 
+    /** Room for what {@link #peerClosed} reads ahead; a perftest message is at most 108 bytes. */
+    private static final int AHEAD_BYTES = 4096;
+
     private final SocketChannel channel;
     private final Selector selector;
     private final SelectionKey key;
+    /** What {@link #peerClosed} read while looking (position = bytes held), handed out first by {@link #readExactly}. */
+    private final ByteBuffer ahead = ByteBuffer.allocate(AHEAD_BYTES);
+    private boolean peerEnded;
 
     private MessageChannel(SocketChannel channel, Selector selector) throws IOException {
         this.channel = channel;
@@ -199,13 +205,44 @@ public final class MessageChannel implements Link {
     }
 
     /**
+     * Whether the peer has closed its end — as a killed process's kernel does at once — looked at
+     * without waiting, for a side that has nothing to read for a while (perf's receiver during a
+     * run). What arrived meanwhile is kept for the next {@link #readExactly}, so the look never
+     * takes a message from the protocol; each call that finds room is one read system call.
+     */
+    public boolean peerClosed() {
+        if (!peerEnded && ahead.hasRemaining()) {
+            try {
+                peerEnded = channel.read(ahead) < 0;
+            } catch (IOException e) {
+                peerEnded = true; // reset by the peer: gone as surely; the next read says how
+            }
+        }
+        return peerEnded;
+    }
+
+    /** How many bytes {@link #peerClosed} has read ahead and holds (for tests). */
+    int bytesReadAhead() {
+        return ahead.position();
+    }
+
+    /**
      * Fills {@code into} exactly, looping over short reads, under one absolute deadline for the
-     * whole message; never reads past it, so what the peer sends next stays in the socket.
+     * whole message; never reads past it, so what the peer sends next stays in the socket (or in
+     * what {@link #peerClosed} read ahead).
      */
     @Override
     public void readExactly(byte[] into, Duration timeout, String what, PrefixCheck check) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer in = ByteBuffer.wrap(into);
+        if (ahead.position() > 0) {
+            ahead.flip();
+            int take = Math.min(ahead.remaining(), into.length);
+            ahead.get(into, 0, take);
+            ahead.compact();
+            in.position(take);
+            check.check(into, take);
+        }
         try {
             while (in.hasRemaining()) {
                 int n = channel.read(in);
@@ -271,6 +308,9 @@ public final class MessageChannel implements Link {
      * and this object must not be used again; the channel is the caller's to close.
      */
     SocketChannel toBlocking() throws IOException {
+        if (ahead.position() > 0) {
+            throw new IllegalStateException("bytes read ahead by peerClosed() would be lost"); // TLS never looks
+        }
         key.cancel();
         selector.close();
         channel.configureBlocking(true);

@@ -56,10 +56,16 @@ final class CmPipe implements PerfPipe {
     private final Sge sge = new Sge();
     private WorkCompletion pendingRecv;
     private boolean closed;
+    /** Whether the peer has disconnected: the connection manager's events say it (RdmaCmLink's). */
+    private final java.util.function.BooleanSupplier disconnected;
 
-    /** The QP on {@code id} (resolved, or just requested), its buffers, and the first receive posted. */
-    CmPipe(CmId id) {
+    /**
+     * The QP on {@code id} (resolved, or just requested), its buffers, and the first receive
+     * posted; {@code disconnected} tells whether a DISCONNECTED has come.
+     */
+    CmPipe(CmId id, java.util.function.BooleanSupplier disconnected) {
         this.id = id;
+        this.disconnected = disconnected;
         this.pd = id.verbs().allocPd();
         this.channel = id.verbs().createCompChannel();
         this.cq = id.verbs().createCq(8, channel);
@@ -125,6 +131,11 @@ final class CmPipe implements PerfPipe {
             }
             waiter.idle(deadline); // arms the CQ first, then sleeps on the channel
         }
+    }
+
+    @Override
+    public boolean peerClosed() {
+        return disconnected.getAsBoolean();
     }
 
     @Override

@@ -59,6 +59,11 @@ final class PerfChannel implements PerfPipe {
     }
 
     @Override
+    public boolean peerClosed() {
+        return channel.peerClosed(); // a killed process's kernel closes its socket at once
+    }
+
+    @Override
     public void close() {
         channel.close();
     }

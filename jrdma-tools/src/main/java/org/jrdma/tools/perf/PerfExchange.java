@@ -191,6 +191,11 @@ final class PerfExchange implements AutoCloseable {
         return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
     }
 
+    /** Whether the peer has gone (see {@link PerfPipe#peerClosed}); never takes a message. */
+    boolean peerClosed() {
+        return channel.peerClosed();
+    }
+
     /** Releases the socket (after an error; {@link #close(KeyMessage)} is the orderly end). */
     @Override
     public void close() {

@@ -18,6 +18,13 @@ interface PerfPipe extends AutoCloseable {
     /** Fills {@code into} with the peer's next message, checking its bytes as they arrive. */
     void read(byte[] into, Duration timeout, String what, Link.PrefixCheck check);
 
+    /**
+     * Whether the peer has gone — closed the connection, or (-R) disconnected — looked at without
+     * waiting and without taking a message: for a side that waits on its QPs alone during a run,
+     * where nothing outstanding of its own would ever time out.
+     */
+    boolean peerClosed();
+
     /** Releases the pipe (idempotent); no error once the exchange has its result. */
     @Override
     void close();

@@ -33,6 +33,10 @@ final class RdmaCmLink implements AutoCloseable {
     private final EventChannel events = EventChannel.create();
     private CmId listener;
     private CmPipe pipe;
+    /** Events {@link #peerDisconnected} took while looking, for {@link #next}; acked there or at close. */
+    private final java.util.ArrayDeque<CmEvent> held = new java.util.ArrayDeque<>();
+    /** A DISCONNECTED came while looking ({@link #peerDisconnected}). */
+    private boolean sawDisconnected;
     /** The test connections' ids, one per QP, in the order they connected. */
     private final java.util.List<CmId> data = new java.util.ArrayList<>();
     private InetSocketAddress server;
@@ -76,7 +80,7 @@ final class RdmaCmLink implements AutoCloseable {
                 link.listener.listen(2);
                 listening.run(); // "Waiting for client to connect..." once a REQ would find us
                 CmId id = link.request();
-                link.pipe = new CmPipe(id);
+                link.pipe = new CmPipe(id, link::peerDisconnected);
                 id.accept(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 link.expect(CmEventType.ESTABLISHED, id);
             }
@@ -98,7 +102,7 @@ final class RdmaCmLink implements AutoCloseable {
         boolean told = false;
         while (true) {
             CmId id = resolved("perf-exchange");
-            CmPipe p = new CmPipe(id);
+            CmPipe p = new CmPipe(id, this::peerDisconnected);
             try {
                 id.connect(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 expect(CmEventType.ESTABLISHED, id);
@@ -214,7 +218,7 @@ final class RdmaCmLink implements AutoCloseable {
         while (true) {
             CmEvent e;
             try {
-                e = events.getEvent(timeout);
+                e = held.isEmpty() ? events.getEvent(timeout) : held.poll();
             } catch (CmException x) {
                 if (x.error() != CmError.TIMED_OUT) {
                     throw x;
@@ -231,6 +235,21 @@ final class RdmaCmLink implements AutoCloseable {
                 throw EventChannel.unexpected(type, e);
             }
         }
+    }
+
+    /**
+     * Whether the peer has disconnected one of our connections, looked at without waiting: during
+     * a run the peer never disconnects first (the client disconnects after the closing exchange),
+     * so a DISCONNECTED then means it ended — it failed, or it was killed and its kernel destroyed
+     * its ids (rdma_cm does; a jrdma process killed with SIGKILL tells nobody, and then this never
+     * says so). Other events are kept, unacked, for {@link #next}.
+     */
+    boolean peerDisconnected() {
+        for (CmEvent e = events.poll(); e != null; e = events.poll()) {
+            held.add(e);
+            sawDisconnected |= e.type() == CmEventType.DISCONNECTED;
+        }
+        return sawDisconnected;
     }
 
     /** What a wait for {@code type} that timed out was waiting for, in words. */
@@ -250,6 +269,8 @@ final class RdmaCmLink implements AutoCloseable {
 
     @Override
     public void close() {
+        held.forEach(CmEvent::ack); // an id waits for its taken events to be acked
+        held.clear();
         if (pipe != null) {
             pipe.close();
         }

@@ -138,6 +138,37 @@ class RdmaCmPerfTest {
         }
     }
 
+    /**
+     * With -R the peer's end may come as a DISCONNECTED: perftest's kernel destroys a dying
+     * process's ids (a DREQ), and a jrdma side that fails closes its own. A look at the link sees
+     * it without waiting, and keeps it and any other event for the link's own end.
+     */
+    @Test
+    void aLookSeesThatThePeerDisconnected() throws Exception {
+        int port = FreeLoopback.tcpPort();
+        PerfConfig server = new PerfConfig(PerfTest.SEND_BW, null, DEVICE.name(), port, 64, false, false, 10, 0, 1, false,
+                false, 0, null, 0, 128, 512, 100, 16, org.jrdma.verbs.QpType.RC, AtomicType.FETCH_AND_ADD, false, null, false,
+                false, java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(20), 0, true);
+        PerfConfig client = new PerfConfig(PerfTest.SEND_BW, DEVICE.address(), DEVICE.name(), port, 64, false, false, 10, 0, 1,
+                false, false, 0, null, 0, 128, 512, 100, 16, org.jrdma.verbs.QpType.RC, AtomicType.FETCH_AND_ADD, false, null,
+                false, false, java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(20), 0, true);
+        java.net.InetAddress address = java.net.InetAddress.getByName(DEVICE.address());
+        java.util.concurrent.CompletableFuture<RdmaCmLink> accepted = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> RdmaCmLink.open(server, address, () -> { }, line -> { }));
+        RdmaCmLink near = RdmaCmLink.open(client, address, () -> { }, line -> { });
+        try (RdmaCmLink far = accepted.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            assertThat(far.peerDisconnected()).as("connected, nobody has gone").isFalse();
+            near.close(); // its ids are destroyed: a DREQ, as the kernel sends for a dying perftest
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+            while (!far.pipe().peerClosed()) {
+                assertThat(System.nanoTime()).as("no DISCONNECTED within 20 s").isLessThan(deadline);
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // a poll of the condition
+            }
+        } finally {
+            near.close();
+        }
+    }
+
     private static String line(String out, String prefix) {
         return out.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(out));
     }
