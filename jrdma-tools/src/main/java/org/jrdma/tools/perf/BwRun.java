@@ -30,13 +30,6 @@ final class BwRun {
             + " or stopped, or the path to it is down";
     /** How often a drain sleeping on events (-e) looks whether the out-of-band step is over. */
     private static final long DRAIN_CHECK_NANOS = 10_000_000L;
-    /**
-     * How often an idle side looks whether its out-of-band peer has gone. A receiver whose sender
-     * was killed has nothing outstanding that could time out and waited all of --timeout-ms; the
-     * killed process's kernel closes its TCP socket at once, so a look is enough (one system call
-     * ten times a second, only while idle).
-     */
-    private static final long PEER_LOOK_NANOS = 100_000_000L;
     private final PerfSession s;
     private final PerfConfig c;
     private final PrintWriter out;
@@ -94,14 +87,17 @@ final class BwRun {
         if (known) {
             long seen = received();
             long deadline = System.nanoTime() + c.timeout().toNanos();
-            long nextLook = System.nanoTime() + PEER_LOOK_NANOS;
+            PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), System.nanoTime());
+            long lastProgress = System.nanoTime();
             while (seen < markAt && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+                long now = System.nanoTime();
+                long before = seen;
                 seen = received();
-                if (System.nanoTime() >= nextLook) {
-                    nextLook = System.nanoTime() + PEER_LOOK_NANOS;
-                    failIfPeerGone("request packets served", seen);
+                if (seen > before) {
+                    lastProgress = now;
                 }
+                peer.check(now, lastProgress, "request packets served", seen); // a killed client sends nothing more
             }
             if (seen < markAt + (long) c.iters() * c.qps() * packetsPerOp / 4) { // not already (nearly) over
                 steady.start();
@@ -247,26 +243,13 @@ final class BwRun {
         }
     }
 
-    /**
-     * Ends the run at once when the out-of-band peer has gone: nothing will come from it any
-     * more. {@code what} and {@code count} say how far the run got (what null: nothing to say);
-     * the message is made only then, so the look allocates nothing.
-     */
-    private void failIfPeerGone(String what, long count) {
-        if (s.exchange.peerClosed()) {
-            throw new VerbsException(Errno.EIO, "the peer " + (c.rdmaCm() ? "disconnected" : "closed the out-of-band connection")
-                    + " during the run" + (what == null ? "" : ", after " + count + " " + what)
-                    + ": was it killed? (its own output says why it ended)");
-        }
-    }
-
     /** Runs the agents until both are done; nothing here allocates. */
     private void loop(BwSender sender, BwReceiver receiver, CqWaiter waiter, long duration, SteadyAllocation allocation) {
         long timeout = c.timeout().toNanos();
         boolean unreliable = c.connection() != QpType.RC;
         long start = System.nanoTime();
         long lastProgress = start;
-        long nextPeerLook = start + PEER_LOOK_NANOS;
+        PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), start); // a killed sender sends nothing more
         long runEnd = duration > 0 ? start + duration : Long.MAX_VALUE;
         while (true) {
             boolean senderDone = sender == null || sender.done();
@@ -287,10 +270,8 @@ final class BwRun {
                 allocation.progress(sender != null ? sender.postedSoFar() : receiver.received());
                 continue;
             }
-            if (now >= nextPeerLook) {
-                nextPeerLook = now + PEER_LOOK_NANOS;
-                failIfPeerGone(receiver != null ? "messages received" : null, receiver != null ? receiver.received() : 0);
-            }
+            peer.check(now, lastProgress, receiver != null ? "messages received" : null,
+                    receiver != null ? receiver.received() : 0);
             // UC/UD drop what finds no receive: once messages flow, a receiver idle for GIVE_UP has lost the rest.
             long idleLimit = unreliable && receiver != null && receiver.received() > 0 ? Math.min(timeout, GIVE_UP_NANOS) : timeout;
             if (now - lastProgress > idleLimit) {
@@ -305,7 +286,7 @@ final class BwRun {
             // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip
             // GIVE_UP; and at the -D deadline while it is ahead, not after (that would spin)
             // and at the next look at the peer (-e sleeps, else it would not look)
-            long wake = Math.min(lastProgress + idleLimit, nextPeerLook);
+            long wake = Math.min(lastProgress + idleLimit, peer.nextLook());
             waiter.idle(now < runEnd ? Math.min(wake, runEnd) : wake);
         }
     }
