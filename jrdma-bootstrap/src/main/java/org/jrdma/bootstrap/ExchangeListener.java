@@ -10,6 +10,15 @@ public interface ExchangeListener {
 
     void onEvent(ExchangeEvent event);
 
+    /** Passes what a client that retries says ({@link ExchangeEvent.Phase#RETRYING}'s detail) to {@code sink}; nothing else. */
+    static ExchangeListener retrying(java.util.function.Consumer<String> sink) {
+        return event -> {
+            if (event.phase() == ExchangeEvent.Phase.RETRYING) {
+                sink.accept(event.detail());
+            }
+        };
+    }
+
     /** Stamps and delivers an event now. */
     default void emit(ExchangeEvent.Phase phase, String detail) {
         onEvent(new ExchangeEvent(phase, System.nanoTime(), detail));

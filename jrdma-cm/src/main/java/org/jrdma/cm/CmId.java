@@ -125,7 +125,8 @@ public final class CmId implements AutoCloseable {
         synchronized (this) {
             checkOpen("bind_addr");
             if (bound) {
-                throw new CmException(CmError.INVALID_ARGUMENT, "bind_addr: the id is already bound to " + local);
+                throw new CmException(CmError.INVALID_ARGUMENT, "bind_addr: the id is already bound to port " + local.getPort()
+                        + " on " + DeviceChoice.text(local.getAddress()));
             }
             Device device = null;
             if (!ip.isAnyLocalAddress()) {
@@ -187,7 +188,8 @@ public final class CmId implements AutoCloseable {
         positive(timeout, "resolve_addr");
         InetAddress to = ip(dst.getAddress(), "resolve_addr");
         if (to.isAnyLocalAddress()) {
-            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination " + to.getHostAddress() + " is the wildcard address");
+            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination " + DeviceChoice.text(to)
+                    + " is the wildcard address");
         }
         Device device;
         synchronized (this) {
@@ -203,6 +205,7 @@ public final class CmId implements AutoCloseable {
                 emit(new CmEvent(CmEventType.ADDR_ERROR, this, null, -miss.error().errno(), null, null, null, miss.detail()));
                 return;
             }
+            CmRegistry.context(device); // the chosen device is opened: from now on its address is the one it has
             InetAddress from = CmRegistry.address(device);
             if (!bound) {
                 int port = CmRegistry.bind(this, portSpace, from, src == null ? 0 : src.getPort());
@@ -538,18 +541,24 @@ public final class CmId implements AutoCloseable {
      * rdma_destroy_id: ends the connection as the IB CM does when an id goes away (a REJ for a
      * pending request or reply, a DREQ for an established connection, a DREP for a received
      * DREQ), destroys the QP and address handles the id made, releases its port, and waits until
-     * every event it delivered has been acked — TIMED_OUT if that does not happen by {@code timeout}
-     * (the id is destroyed all the same; calling close again waits for the acks again).
+     * every event the application took from the channel has been acked — TIMED_OUT if that does
+     * not happen by {@code timeout} (the id is destroyed all the same; calling close again waits
+     * for the acks again). Its events still in the channel are dropped, as the kernel's ucma
+     * drops them: a TIMEWAIT_EXIT nobody waits for held every close for the whole timeout.
      */
     public void close(Duration timeout) {
         boolean first;
         synchronized (this) {
             first = !closed;
-            closed = true;
+            closed = true; // no event is emitted from here on
             listening = false;
         }
         if (first) {
             destroy();
+            int dropped = channel.discard(this);
+            synchronized (this) {
+                unacked -= dropped;
+            }
         }
         awaitAcks(timeout);
     }

@@ -14,9 +14,9 @@ import org.jrdma.verbs.Device;
  * What the CM holds per process: the port bindings of every id (per port space, as the
  * kernel's port tables), the devices' contexts, and one {@link CmAgent} per device.
  *
- * <p>A device's context is opened on first use and stays open for the life of the process —
- * librdmacm keeps its devices open the same way — so that the PDs and QPs an application
- * makes on {@link CmId#verbs()} outlive the ids. The agent (its MAD port and timers) is
+ * <p>A device's context is opened when an id first uses it and stays open for the life of the
+ * process — librdmacm keeps its devices open the same way — so that the PDs and QPs an
+ * application makes on {@link CmId#verbs()} outlive the ids. The agent (its MAD port and timers) is
  * closed when the last id on the device is destroyed.
  */
 final class CmRegistry {
@@ -59,11 +59,12 @@ final class CmRegistry {
                         return p;
                     }
                 }
-                throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: no free ephemeral port on " + address.getHostAddress());
+                throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: no free ephemeral port on "
+                        + DeviceChoice.text(address));
             }
             if (!free(space, address, port)) {
                 throw new CmException(CmError.ADDRESS_IN_USE, "bind_addr: " + space + " port " + port + " on "
-                        + address.getHostAddress() + " is already bound by another id (destroy it first)");
+                        + DeviceChoice.text(address) + " is already bound by another id (destroy it first)");
             }
             BINDINGS.add(new Binding(space, address, port, id));
             return port;
@@ -102,23 +103,42 @@ final class CmRegistry {
         }
     }
 
-    /** The context of a device, opened once per process. */
+    /** The context of a device that an id uses, opened once per process. */
     static Context context(Device device) {
         synchronized (LOCK) {
-            return CONTEXTS.computeIfAbsent(device.name(), n -> device.open());
+            Context c = CONTEXTS.get(device.name());
+            if (c == null) {
+                c = device.open();
+                CONTEXTS.put(device.name(), c);
+                ADDRESSES.put(device.name(), gidAddress(c)); // what it has now, should a query have seen another
+            }
+            return c;
         }
     }
 
-    /** A device's address: its GID index 0 (::ffff:a.b.c.d for IPv4, the address itself for IPv6), read once. */
+    /**
+     * A device's address: its GID index 0 (::ffff:a.b.c.d for IPv4, the address itself for IPv6),
+     * read once. Learning it takes nothing: the device's context when this process has it open,
+     * else a context opened for queries alone ({@link Device#openForQuery}), closed at once. A
+     * soft device binds its address in one process at a time, and the device choice looks at
+     * every device listed; opening each made a client that also lists its server's device fail
+     * with "open_device …: taken" (perf -R, rping). Only the device an id uses is opened.
+     */
     static InetAddress address(Device device) {
         synchronized (LOCK) {
             InetAddress a = ADDRESSES.get(device.name());
             if (a == null) {
-                a = context(device).queryGid(1, 0).toInetAddress();
+                try (Context query = device.openForQuery()) {
+                    a = gidAddress(query);
+                }
                 ADDRESSES.put(device.name(), a);
             }
             return a;
         }
+    }
+
+    private static InetAddress gidAddress(Context c) {
+        return c.queryGid(1, 0).toInetAddress();
     }
 
     /** The device with this address among {@code devices}, or null. */

@@ -25,7 +25,7 @@ final class DeviceChoice {
             }
             if (bound != null && bound != d && !bound.name().equals(d.name())) {
                 throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: the id is bound to " + bound.name()
-                        + ", not to the device of " + src.getHostAddress());
+                        + ", not to the device of " + text(src));
             }
             return sameFamily(d, dst);
         }
@@ -101,7 +101,7 @@ final class DeviceChoice {
     }
 
     /** An address as inet_ntop prints it ({@code ::1}, not Java's {@code 0:0:0:0:0:0:0:1}). */
-    private static String text(InetAddress a) {
+    static String text(InetAddress a) {
         return a instanceof Inet6Address ? Gid.of(a).toString() : a.getHostAddress();
     }
 
@@ -117,8 +117,8 @@ final class DeviceChoice {
     private static Device sameFamily(Device d, InetAddress dst) {
         InetAddress a = CmRegistry.address(d);
         if (a.getClass() != dst.getClass()) {
-            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: source " + a.getHostAddress() + " ("
-                    + d.name() + ") and destination " + dst.getHostAddress() + " are of different address families");
+            throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: source " + text(a) + " ("
+                    + d.name() + ") and destination " + text(dst) + " are of different address families");
         }
         return d;
     }

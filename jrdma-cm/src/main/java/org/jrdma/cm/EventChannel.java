@@ -129,6 +129,24 @@ public final class EventChannel implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes out the events of {@code id} that nobody has retrieved yet and returns how many: a
+     * destroyed id's events are not reported any more, as ucma_free_ctx drops them, so its
+     * destroy waits only for the ones the application holds. A connection request among them
+     * frees its listener's backlog slot, as if taken.
+     */
+    int discard(CmId id) {
+        java.util.List<CmEvent> dropped = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            queue.removeIf(e -> e.id() == id && dropped.add(e));
+        } finally {
+            lock.unlock();
+        }
+        dropped.forEach(EventChannel::retrieved);
+        return dropped.size();
+    }
+
     void post(CmEvent e) {
         lock.lock();
         try {

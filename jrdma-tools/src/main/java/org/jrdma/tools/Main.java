@@ -1,6 +1,7 @@
 package org.jrdma.tools;
 
 import java.io.PrintWriter;
+import java.util.function.Consumer;
 import org.jrdma.tools.demo.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,7 +46,21 @@ public final class Main implements Runnable {
         return cl.execute(args);
     }
 
-    private static String describe(Throwable e) {
+    /**
+     * Where a tool says something on stderr that is neither its result nor its error — a client
+     * retrying until its deadline, say — as one line, {@code "jrdma <tool>: …"}, flushed at once.
+     */
+    public static Consumer<String> notices(CommandLine.Model.CommandSpec spec) {
+        PrintWriter err = spec.commandLine().getErr();
+        String name = spec.qualifiedName();
+        return line -> {
+            err.println(name + ": " + line);
+            err.flush();
+        };
+    }
+
+    /** An exception as the one line a tool ends with: its message, or its kind when it has none. */
+    public static String describe(Throwable e) {
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m;
     }

@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code jrdma pingpong} and {@code jrdma devinfo} on a soft device bound to ::1 (issue 7 item 4):
  * the GID is ::1 itself, printed as such, sent in rc_pingpong's 32-hex-digit text, and the TCP
- * exchange runs over IPv6 too. Both ends share the one device, as in PingpongCommandTest.
+ * exchange runs over IPv6 too. Both ends share the one device, as in PingpongCommandTest. Also
+ * what the tools say of an IPv6 peer: {@code [::1]:port}.
  */
 class Ipv6PingpongCommandTest {
     private static final String DEVICE = "pp6";
@@ -50,5 +51,25 @@ class Ipv6PingpongCommandTest {
         ToolRun r = ToolRun.of(List.of("devinfo", "-d", DEVICE));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("\t\t\tGID[  0]:\t\t::1, RoCE v2");
+    }
+
+    /**
+     * perf -R and TCP clients with no server name it as {@code [::1]:port}; -R said
+     * "0:0:0:0:0:0:0:1 port 21004", Java's text of the address.
+     */
+    @ParameterizedTest(name = "-R: {0}")
+    @ValueSource(booleans = {true, false})
+    void aPerfClientWithNoServerNamesTheIpv6AddressInBrackets(boolean rdmaCm) throws Exception {
+        int port = FreeLoopback.tcpPort();
+        List<String> args = new ArrayList<>(List.of("perf", "write_bw", "-d", DEVICE, "-p", String.valueOf(port), "--timeout-ms",
+                "300", "::1"));
+        if (rdmaCm) {
+            args.add("-R");
+        }
+        ToolRun r = ToolRun.of(args);
+        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.err()).as(r.toString()).startsWith("jrdma perf: [::1]:" + port + (rdmaCm ? " rejected" : " refused"))
+                .contains("error: " + (rdmaCm ? "no rdma_cm server listens on [::1]:" : "connect to [::1]:") + port + ": ")
+                .doesNotContain("0:0:0:0");
     }
 }

@@ -33,6 +33,15 @@ public record ToolRun(int code, String out, String err) {
         return new ToolRun[] {s.get(serverSeconds, TimeUnit.SECONDS), c};
     }
 
+    /**
+     * stderr without the line a client says when its server does not listen yet ("… trying again
+     * until …"): whether it comes depends on which side of a pair started first.
+     */
+    public String errBesidesRetrying() {
+        return err.lines().filter(l -> !l.contains("; trying again until ")).map(l -> l + "\n")
+                .collect(java.util.stream.Collectors.joining());
+    }
+
     @Override
     public String toString() {
         return "exit " + code + "\n--- out ---\n" + out + "--- err ---\n" + err;

@@ -1,9 +1,7 @@
 package org.jrdma.bootstrap.tcp;
 
-import java.util.Arrays;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.bootstrap.ConnInfoCodec;
-import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.ExchangeEvent.Phase;
 import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.MalformedMessageException;
@@ -15,8 +13,6 @@ import org.jrdma.bootstrap.MalformedMessageException;
  * 52-byte message always fits the socket buffers (DESIGN "Bootstrap is strict").
  */
 final class Handshake {
-    /** rc_pingpong's client sends {@code "done"} with its NUL: 5 bytes (ROCEV2-FACTS §5.1 step 4). */
-    static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
 
     enum Role { CLIENT, SERVER }
 
@@ -37,10 +33,9 @@ final class Handshake {
 
         if (options.doneTerminator()) {
             if (role == Role.CLIENT) {
-                channel.writeAll(DONE, options.ioTimeout(), "\"done\"");
+                channel.writeAll(Done.bytes(), options.ioTimeout(), "\"done\""); // rc_pingpong's client sends it
             } else {
-                byte[] done = new byte[DONE.length];
-                channel.readExactly(done, options.ioTimeout(), "peer's \"done\"", Handshake::checkDone);
+                channel.readExactly(new byte[Done.LENGTH], options.ioTimeout(), "peer's \"done\"", Done::check);
             }
         }
         listener.emit(Phase.RECEIVED, theirs.length + " bytes");
@@ -62,14 +57,8 @@ final class Handshake {
         org.jrdma.verbs.Gid expected = org.jrdma.verbs.Gid.of(address);
         if (!expected.equals(peer.gid())) {
             throw new MalformedMessageException("gid", peer.gid() + " is not the address the exchange came from ("
-                    + address.getHostAddress() + ", GID " + expected + "): strict mode binds the data path to that peer");
+                    + HostName.text(address) + ", GID " + expected + "): strict mode binds the data path to that peer");
         }
         return peer;
-    }
-
-    private static void checkDone(byte[] partial, int length) {
-        if (!Arrays.equals(partial, 0, length, DONE, 0, length)) {
-            throw new MalformedMessageException("terminator", "expected \"done\\x00\", got " + Excerpt.of(partial, 0, length));
-        }
     }
 }

@@ -5,8 +5,9 @@ import java.time.Duration;
 /**
  * A connected byte channel whose every step has an absolute deadline: the plain socket
  * ({@link MessageChannel}), the pre-shared-key channel ({@link PskLink}) or TLS ({@link TlsLink}).
- * Public for jrdma-tools' perftest channel, which keeps its TCP connection open for the whole
- * run and so uses a {@link MessageChannel} directly.
+ * Public for jrdma-tools, which uses a {@link MessageChannel} directly twice: perftest's channel
+ * keeps its TCP connection open for the whole run, and pingpong's server exchange answers in
+ * rdma-core's order (after its QP is connected).
  */
 public interface Link extends AutoCloseable {
     /** Checks the bytes received so far; throws to refuse them early (OOB-06). */

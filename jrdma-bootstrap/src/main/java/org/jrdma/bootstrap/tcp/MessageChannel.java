@@ -5,7 +5,6 @@ import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
@@ -13,8 +12,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
@@ -24,6 +21,7 @@ import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.bootstrap.Retrying;
 
 /**
  * One non-blocking TCP connection with a selector, so that connect, write and read each wait
@@ -32,9 +30,15 @@ import org.jrdma.bootstrap.PeerClosedException;
  */
 public final class MessageChannel implements Link {
 
+    /** Room for what {@link #peerClosed} reads ahead; a perftest message is at most 108 bytes. */
+    private static final int AHEAD_BYTES = 4096;
+
     private final SocketChannel channel;
     private final Selector selector;
     private final SelectionKey key;
+    /** What {@link #peerClosed} read while looking (position = bytes held), handed out first by {@link #readExactly}. */
+    private final ByteBuffer ahead = ByteBuffer.allocate(AHEAD_BYTES);
+    private boolean peerEnded;
 
     private MessageChannel(SocketChannel channel, Selector selector) throws IOException {
         this.channel = channel;
@@ -62,19 +66,6 @@ public final class MessageChannel implements Link {
     private static final long REFUSED_BACKOFF_FIRST_NANOS = 10_000_000L;
     private static final long REFUSED_BACKOFF_MAX_NANOS = 200_000_000L;
 
-    private static final System.Logger LOG = System.getLogger(MessageChannel.class.getName());
-    /** Where {@link #connectTo(String, int, Duration)} says that it is retrying: the platform logger. */
-    private static final ExchangeListener LOG_RETRYING = e -> {
-        if (e.phase() == Phase.RETRYING) {
-            LOG.log(System.Logger.Level.INFO, e.detail());
-        }
-    };
-
-    /** {@link #connectTo(String, int, Duration, ExchangeListener)}, saying that it retries on the platform logger. */
-    public static MessageChannel connectTo(String host, int port, Duration timeout) {
-        return connectTo(host, port, timeout, LOG_RETRYING);
-    }
-
     /**
      * Connects to the first address of {@code host} that accepts, within {@code timeout}. Refused
      * everywhere: the server may not be listening <em>yet</em> (two processes started together),
@@ -84,13 +75,7 @@ public final class MessageChannel implements Link {
      * until when), so nobody waits in silence; the final failure says how long it tried.
      */
     public static MessageChannel connectTo(String host, int port, Duration timeout, ExchangeListener events) {
-        InetAddress[] addresses;
-        try {
-            // Name resolution has no deadline of its own in the JDK; a literal address never waits.
-            addresses = InetAddress.getAllByName(HostName.check(host));
-        } catch (UnknownHostException e) {
-            throw new ExchangeIoException("resolve " + host + HostName.hint(host), e);
-        }
+        InetAddress[] addresses = HostName.resolve(host);
         long start = System.nanoTime();
         long deadline = start + timeout.toNanos();
         long backoffNanos = REFUSED_BACKOFF_FIRST_NANOS;
@@ -118,17 +103,17 @@ public final class MessageChannel implements Link {
             boolean refusedOnly = failure instanceof ConnectException
                     && Arrays.stream(failure.getSuppressed()).allMatch(e -> e instanceof ConnectException);
             if (!refusedOnly) {
-                throw new ExchangeIoException("connect to " + hostPort(host, port), failure);
+                throw new ExchangeIoException("connect to " + HostName.withPort(host, port), failure);
             }
             if (deadline - System.nanoTime() <= backoffNanos) {
                 throw new ExchangeIoException(String.format(Locale.ROOT, "connect to %s: refused (tried for %.1f s; is the server"
-                        + " running, on port %d?)", hostPort(host, port), (System.nanoTime() - start) / 1e9, port), failure);
+                        + " running, on port %d?)", HostName.withPort(host, port), (System.nanoTime() - start) / 1e9, port),
+                        failure);
             }
             if (!told) {
                 told = true;
-                LocalTime until = LocalTime.now().plusNanos(deadline - System.nanoTime()).truncatedTo(ChronoUnit.SECONDS);
-                events.emit(Phase.RETRYING, String.format(Locale.ROOT, "%s refused the connection: no server listens there yet;"
-                        + " trying again until %s (%.1f s)", hostPort(host, port), until, timeout.toMillis() / 1e3));
+                events.emit(Phase.RETRYING, HostName.withPort(host, port) + " refused the connection: no server listens there"
+                        + " yet; " + Retrying.until(deadline, timeout));
             }
             LockSupport.parkNanos(backoffNanos);
             failIfInterrupted(ExchangeStep.CONNECT);
@@ -136,9 +121,24 @@ public final class MessageChannel implements Link {
         }
     }
 
-    /** host:port, with an IPv6 address in brackets. */
-    private static String hostPort(String host, int port) {
-        return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
+    /**
+     * Listens on {@code bind} as rc_pingpong and perftest do (SO_REUSEADDR, backlog 1: one client,
+     * and the rest are refused by the kernel); a port that another program holds is said so.
+     */
+    public static ServerSocketChannel listen(InetSocketAddress bind) {
+        ServerSocketChannel server = null;
+        try {
+            server = ServerSocketChannel.open();
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(bind, 1);
+            return server;
+        } catch (IOException e) {
+            closeQuietly(server);
+            String where = bind.getAddress().isAnyLocalAddress() ? "TCP port " + bind.getPort()
+                    : "TCP " + HostName.withPort(bind);
+            throw new ExchangeIoException("listen on " + where
+                    + (e instanceof java.net.BindException ? " (another program listens there: choose another -p)" : ""), e);
+        }
     }
 
     /** Accepts one peer on {@code server} within {@code timeout}, waiting on a selector. */
@@ -170,7 +170,8 @@ public final class MessageChannel implements Link {
     private static String listening(ServerSocketChannel server) {
         InetAddress a = server.socket().getInetAddress();
         int port = server.socket().getLocalPort();
-        return a == null || a.isAnyLocalAddress() ? "TCP port " + port + " (every local address)" : "TCP " + hostPort(a.getHostAddress(), port);
+        return a == null || a.isAnyLocalAddress() ? "TCP port " + port + " (every local address)"
+                : "TCP " + HostName.withPort(a, port);
     }
 
     /** Connects before {@code deadlineNanos}; IOException means "try the next address". */
@@ -179,7 +180,7 @@ public final class MessageChannel implements Link {
             return;
         }
         while (true) {
-            await(SelectionKey.OP_CONNECT, deadlineNanos, ExchangeStep.CONNECT, timeout, "to " + address);
+            await(SelectionKey.OP_CONNECT, deadlineNanos, ExchangeStep.CONNECT, timeout, "to " + HostName.withPort(address));
             if (channel.finishConnect()) {
                 return;
             }
@@ -204,13 +205,44 @@ public final class MessageChannel implements Link {
     }
 
     /**
+     * Whether the peer has closed its end — as a killed process's kernel does at once — looked at
+     * without waiting, for a side that has nothing to read for a while (perf's receiver during a
+     * run). What arrived meanwhile is kept for the next {@link #readExactly}, so the look never
+     * takes a message from the protocol; each call that finds room is one read system call.
+     */
+    public boolean peerClosed() {
+        if (!peerEnded && ahead.hasRemaining()) {
+            try {
+                peerEnded = channel.read(ahead) < 0;
+            } catch (IOException e) {
+                peerEnded = true; // reset by the peer: gone as surely; the next read says how
+            }
+        }
+        return peerEnded;
+    }
+
+    /** How many bytes {@link #peerClosed} has read ahead and holds (for tests). */
+    int bytesReadAhead() {
+        return ahead.position();
+    }
+
+    /**
      * Fills {@code into} exactly, looping over short reads, under one absolute deadline for the
-     * whole message; never reads past it, so what the peer sends next stays in the socket.
+     * whole message; never reads past it, so what the peer sends next stays in the socket (or in
+     * what {@link #peerClosed} read ahead).
      */
     @Override
     public void readExactly(byte[] into, Duration timeout, String what, PrefixCheck check) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ByteBuffer in = ByteBuffer.wrap(into);
+        if (ahead.position() > 0) {
+            ahead.flip();
+            int take = Math.min(ahead.remaining(), into.length);
+            ahead.get(into, 0, take);
+            ahead.compact();
+            in.position(take);
+            check.check(into, take);
+        }
         try {
             while (in.hasRemaining()) {
                 int n = channel.read(in);
@@ -240,7 +272,7 @@ public final class MessageChannel implements Link {
     @Override
     public String peerAddress() {
         try {
-            return String.valueOf(channel.getRemoteAddress());
+            return channel.getRemoteAddress() instanceof InetSocketAddress a ? HostName.withPort(a) : "?";
         } catch (IOException e) {
             return "?";
         }
@@ -276,6 +308,9 @@ public final class MessageChannel implements Link {
      * and this object must not be used again; the channel is the caller's to close.
      */
     SocketChannel toBlocking() throws IOException {
+        if (ahead.position() > 0) {
+            throw new IllegalStateException("bytes read ahead by peerClosed() would be lost"); // TLS never looks
+        }
         key.cancel();
         selector.close();
         channel.configureBlocking(true);

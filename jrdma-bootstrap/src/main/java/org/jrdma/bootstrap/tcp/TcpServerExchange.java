@@ -2,7 +2,6 @@ package org.jrdma.bootstrap.tcp;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.util.Objects;
 import org.jrdma.bootstrap.ConnInfo;
@@ -38,19 +37,16 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
         if (listener != null) {
             return this;
         }
-        ServerSocketChannel channel = null;
+        ServerSocketChannel channel = MessageChannel.listen(bindAddress);
         try {
-            channel = ServerSocketChannel.open();
-            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            channel.bind(bindAddress, 1); // rc_pingpong: listen(fd, 1)
             channel.configureBlocking(false);
-            listener = channel;
-            boundPort = channel.socket().getLocalPort();
-            return this;
         } catch (IOException e) {
             MessageChannel.closeQuietly(channel);
-            throw new ExchangeIoException("bind " + bindAddress, e);
+            throw new ExchangeIoException("listen on TCP " + HostName.withPort(bindAddress), e);
         }
+        listener = channel;
+        boundPort = channel.socket().getLocalPort();
+        return this;
     }
 
     /** The bound port (the ephemeral one when constructed with port 0); binds first if needed. Still known after the exchange. */

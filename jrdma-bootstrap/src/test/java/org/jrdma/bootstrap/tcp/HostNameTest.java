@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeListener;
+import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.InvalidFieldException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HostNameTest {
     private static final Duration SHORT = Duration.ofSeconds(5);
 
+    private static MessageChannel connectTo(String host, int port) {
+        return MessageChannel.connectTo(host, port, SHORT, ExchangeListener.NONE);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "127.0.0.1:18515 | -p 18515 127.0.0.1",
@@ -29,7 +40,7 @@ class HostNameTest {
             "localhost:0     | -p 0 localhost"})
     void aHostWithAPortIsRefusedNamingWhereThePortGoes(String host, String advice) {
         String expected = "host: \"" + host + "\" carries a port: give the host alone and the port apart (the tools' " + advice + ")";
-        assertThatThrownBy(() -> MessageChannel.connectTo(host, 18515, SHORT)).isInstanceOf(InvalidFieldException.class)
+        assertThatThrownBy(() -> connectTo(host, 18515)).isInstanceOf(InvalidFieldException.class)
                 .hasMessage(expected);
         assertThatThrownBy(() -> TcpExchange.client(host, 18515, TcpOptions.rcPingpong())).as("at once, before any device")
                 .isInstanceOf(InvalidFieldException.class).hasMessage(expected);
@@ -41,7 +52,7 @@ class HostNameTest {
     void anEmptyHostIsRefused(String host) {
         assertThatThrownBy(() -> TcpExchange.client(host, 18515, TcpOptions.rcPingpong())).isInstanceOf(InvalidFieldException.class)
                 .hasMessage("host: is empty: give the server's name or address");
-        assertThatThrownBy(() -> MessageChannel.connectTo(host, 18515, SHORT)).hasMessage("host: is empty: give the server's name or address");
+        assertThatThrownBy(() -> connectTo(host, 18515)).hasMessage("host: is empty: give the server's name or address");
     }
 
     @ParameterizedTest
@@ -49,15 +60,61 @@ class HostNameTest {
     void everyHostFormWithoutAPortConnects(String host) throws Exception {
         InetAddress bind = host.contains(":") ? InetAddress.getByName("::1") : InetAddress.getByName("127.0.0.1");
         try (ServerSocket listener = new ServerSocket(0, 1, host.equals("localhost") ? null : bind);
-             MessageChannel c = MessageChannel.connectTo(host, listener.getLocalPort(), SHORT)) {
+             MessageChannel c = connectTo(host, listener.getLocalPort())) {
             assertThat(c.peerAddress()).contains(String.valueOf(listener.getLocalPort()));
         }
     }
 
     @Test
     void anIpv6AddressWithAPortGluedOnGetsAHint() {
-        assertThatThrownBy(() -> MessageChannel.connectTo("::1:18515", 18515, SHORT)).isInstanceOf(ExchangeIoException.class)
+        assertThatThrownBy(() -> connectTo("::1:18515", 18515)).isInstanceOf(ExchangeIoException.class)
                 .hasMessageStartingWith("resolve ::1:18515 (an IPv6 address is written bare, ::1, or in brackets, [::1];"
                         + " a port goes apart, in -p): ");
+    }
+
+    /** Messages write an address as inet_ntop does and an IPv6 one in brackets before its port, never as Java's toString. */
+    @Test
+    void addressesAreWrittenAsPeopleWriteThem() throws Exception {
+        InetAddress v6 = InetAddress.getByName("0:0:0:0:0:0:0:1");
+        assertThat(HostName.text(v6)).isEqualTo("::1");
+        assertThat(HostName.withPort(v6, 21004)).isEqualTo("[::1]:21004");
+        assertThat(HostName.withPort(new InetSocketAddress(InetAddress.getByName("fd00:0:0:0:0:0:0:77"), 7))).isEqualTo("[fd00::77]:7");
+        assertThat(HostName.withPort(InetAddress.getByName("127.0.0.1"), 18515)).isEqualTo("127.0.0.1:18515");
+        assertThat(HostName.withPort("::1", 21004)).isEqualTo("[::1]:21004");
+        assertThat(HostName.withPort("[::1]", 21004)).isEqualTo("[::1]:21004");
+        assertThat(HostName.withPort("server", 21004)).isEqualTo("server:21004");
+        assertThat(HostName.withPort(InetSocketAddress.createUnresolved("server", 7))).isEqualTo("server:7");
+    }
+
+    /**
+     * A connect that times out names where it went as people write it; it said Java's
+     * "/[0:0:0:0:0:0:0:1]:21004". The listener never accepts and its backlog is full, so the
+     * kernel drops further SYNs and the connect waits out its deadline.
+     */
+    @Test
+    void aConnectThatTimesOutNamesTheIpv6AddressInBrackets() throws Exception {
+        InetAddress v6 = InetAddress.getByName("::1");
+        try (ServerSocket listener = new ServerSocket(0, 1, v6)) {
+            List<Socket> queued = new ArrayList<>();
+            try {
+                while (queued.size() < 16) { // until the accept queue is full
+                    Socket s = new Socket();
+                    queued.add(s);
+                    try {
+                        s.connect(new InetSocketAddress(v6, listener.getLocalPort()), 300);
+                    } catch (SocketTimeoutException full) {
+                        break;
+                    }
+                }
+                int port = listener.getLocalPort();
+                assertThatThrownBy(() -> MessageChannel.connectTo("::1", port, Duration.ofMillis(300), ExchangeListener.NONE))
+                        .isInstanceOf(ExchangeTimeoutException.class)
+                        .hasMessage("connect: deadline of 300 ms passed to [::1]:" + port);
+            } finally {
+                for (Socket s : queued) {
+                    s.close();
+                }
+            }
+        }
     }
 }

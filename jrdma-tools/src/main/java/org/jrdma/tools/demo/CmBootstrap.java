@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.jrdma.bootstrap.ConnInfo;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.CmId;
@@ -40,7 +41,7 @@ final class CmBootstrap implements AutoCloseable {
     }
 
     String describe() {
-        return "rdma_cm: client → listener " + address.getHostAddress() + " port " + listener.port()
+        return "rdma_cm: client → listener " + HostName.withPort(address, listener.port())
                 + " (REQ → REP → RTU as MADs on QP1; no TCP)";
     }
 

@@ -87,9 +87,17 @@ final class BwRun {
         if (known) {
             long seen = received();
             long deadline = System.nanoTime() + c.timeout().toNanos();
+            PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), System.nanoTime());
+            long lastProgress = System.nanoTime();
             while (seen < markAt && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+                long now = System.nanoTime();
+                long before = seen;
                 seen = received();
+                if (seen > before) {
+                    lastProgress = now;
+                }
+                peer.check(now, lastProgress, "request packets served", seen); // a killed client sends nothing more
             }
             if (seen < markAt + (long) c.iters() * c.qps() * packetsPerOp / 4) { // not already (nearly) over
                 steady.start();
@@ -241,6 +249,7 @@ final class BwRun {
         boolean unreliable = c.connection() != QpType.RC;
         long start = System.nanoTime();
         long lastProgress = start;
+        PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), start); // a killed sender sends nothing more
         long runEnd = duration > 0 ? start + duration : Long.MAX_VALUE;
         while (true) {
             boolean senderDone = sender == null || sender.done();
@@ -261,6 +270,8 @@ final class BwRun {
                 allocation.progress(sender != null ? sender.postedSoFar() : receiver.received());
                 continue;
             }
+            peer.check(now, lastProgress, receiver != null ? "messages received" : null,
+                    receiver != null ? receiver.received() : 0);
             // UC/UD drop what finds no receive: once messages flow, a receiver idle for GIVE_UP has lost the rest.
             long idleLimit = unreliable && receiver != null && receiver.received() > 0 ? Math.min(timeout, GIVE_UP_NANOS) : timeout;
             if (now - lastProgress > idleLimit) {
@@ -274,7 +285,9 @@ final class BwRun {
             }
             // the wait ends at the idle limit: a sleep on events (-e) to the whole timeout would skip
             // GIVE_UP; and at the -D deadline while it is ahead, not after (that would spin)
-            waiter.idle(now < runEnd ? Math.min(lastProgress + idleLimit, runEnd) : lastProgress + idleLimit);
+            // and at the next look at the peer (-e sleeps, else it would not look)
+            long wake = Math.min(lastProgress + idleLimit, peer.nextLook());
+            waiter.idle(now < runEnd ? Math.min(wake, runEnd) : wake);
         }
     }
 }

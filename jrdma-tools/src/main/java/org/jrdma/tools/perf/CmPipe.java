@@ -8,6 +8,7 @@ import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.cm.CmId;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionChannel;
@@ -55,10 +56,16 @@ final class CmPipe implements PerfPipe {
     private final Sge sge = new Sge();
     private WorkCompletion pendingRecv;
     private boolean closed;
+    /** Whether the peer has disconnected: the connection manager's events say it (RdmaCmLink's). */
+    private final java.util.function.BooleanSupplier disconnected;
 
-    /** The QP on {@code id} (resolved, or just requested), its buffers, and the first receive posted. */
-    CmPipe(CmId id) {
+    /**
+     * The QP on {@code id} (resolved, or just requested), its buffers, and the first receive
+     * posted; {@code disconnected} tells whether a DISCONNECTED has come.
+     */
+    CmPipe(CmId id, java.util.function.BooleanSupplier disconnected) {
         this.id = id;
+        this.disconnected = disconnected;
         this.pd = id.verbs().allocPd();
         this.channel = id.verbs().createCompChannel();
         this.cq = id.verbs().createCq(8, channel);
@@ -87,7 +94,7 @@ final class CmPipe implements PerfPipe {
     }
 
     @Override
-    public void read(byte[] into, Duration timeout, String what, PerfChannel.PrefixCheck check) {
+    public void read(byte[] into, Duration timeout, String what, Link.PrefixCheck check) {
         WorkCompletion c = pendingRecv != null ? pendingRecv : await(WcOpcode.RECV, timeout, ExchangeStep.READ, what);
         pendingRecv = null;
         if (c.byteLen != into.length) {
@@ -124,6 +131,11 @@ final class CmPipe implements PerfPipe {
             }
             waiter.idle(deadline); // arms the CQ first, then sleeps on the channel
         }
+    }
+
+    @Override
+    public boolean peerClosed() {
+        return disconnected.getAsBoolean();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.jrdma.tools.perf;
 
+import org.jrdma.tools.FailedCompletion;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.VerbsException;
@@ -46,19 +47,21 @@ final class CompletionFailure {
     }
 
     private static String text(WcStatus status) {
-        return status.str() + " (" + status.value() + ")";
+        return FailedCompletion.status(status);
     }
 
-    /** What the status most likely means between two perf sides. */
-    static String hint(WcStatus status) {
+    private static String hint(WcStatus status) {
+        return FailedCompletion.meaning(status, "the peer", CompletionFailure::sameFlags);
+    }
+
+    /** Which flags to compare when the two perf sides may differ in them. */
+    private static String sameFlags(WcStatus status) {
         return switch (status) {
-            case RETRY_EXC_ERR -> ": the peer stopped acknowledging — it ended, was killed or stopped, or the path to it is down";
-            case RNR_RETRY_EXC_ERR -> ": the peer had no receive posted (do both sides run the same test and flags?)";
-            case REM_ACCESS_ERR -> ": the peer refused the rkey, address or length (do both sides run the same test and -s?)";
-            case REM_INV_REQ_ERR -> ": the peer refused the request (do both sides run the same test, -c and -s?)";
-            case LOC_LEN_ERR -> ": a message was larger than the receive (do both sides run the same -s?)";
-            case WR_FLUSH_ERR -> ": the QP had failed before";
-            default -> "";
+            case RNR_RETRY_EXC_ERR -> "the same test and flags";
+            case REM_ACCESS_ERR -> "the same test and -s";
+            case REM_INV_REQ_ERR -> "the same test, -c and -s";
+            case LOC_LEN_ERR -> "the same -s";
+            default -> null;
         };
     }
 }

@@ -64,6 +64,7 @@ final class LatRun {
         if (meter.supported()) {
             loop.measureAllocationWith(new SteadyAllocation(meter));
         }
+        loop.watchPeer(new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), System.nanoTime()));
         long duration = s.durationNanos();
         List<ResultRow> rows = new ArrayList<>();
         for (int size : s.sizes) {

@@ -34,6 +34,8 @@ abstract class LatencyLoop {
     protected long sendsDone;
     protected long[] postNanos;
     protected long runEndNanos = Long.MAX_VALUE;
+    /** Whether the out-of-band peer has gone (null: not watched). */
+    private PeerWatch peerWatch;
     /** The steady-state allocation of each run (null without --report-alloc). */
     private SteadyAllocation allocation;
     private double allocationPerOp = Double.NaN;
@@ -61,6 +63,11 @@ abstract class LatencyLoop {
         if (allocation != null) {
             allocation.begin(byDuration ? 0 : iters); // after the arrays above: they are the run's
         }
+    }
+
+    /** Watches the out-of-band peer while idle: a killed peer ends the run at once (see PeerWatch). */
+    final void watchPeer(PeerWatch watch) {
+        this.peerWatch = watch;
     }
 
     /** Measures each run's steady-state allocation with {@code a} (for --report-alloc). */
@@ -159,7 +166,12 @@ abstract class LatencyLoop {
             throw new VerbsException(Errno.ETIMEDOUT, "no progress within " + c.timeout().toMillis() + " ms waiting for "
                     + waitingFor + BwRun.STALLED);
         }
-        waiter.idle(Math.min(lastProgress + timeoutNanos, runEndNanos));
+        long wake = Math.min(lastProgress + timeoutNanos, runEndNanos);
+        if (peerWatch != null) {
+            peerWatch.check(now, lastProgress, waitingFor, -1);
+            wake = Math.min(wake, peerWatch.nextLook());
+        }
+        waiter.idle(wake);
         return true;
     }
 

@@ -2,10 +2,12 @@ package org.jrdma.tools.perf;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.ExchangeIoException;
+import org.jrdma.bootstrap.ExchangeListener;
+import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.bootstrap.tcp.MessageChannel;
 
 /**
@@ -14,18 +16,9 @@ import org.jrdma.bootstrap.tcp.MessageChannel;
  * connect, accept, write and read waits against an absolute deadline: the connection, its
  * connect (refusals retried) and the accept are jrdma-bootstrap's {@link MessageChannel} (a
  * blocking socket has no write timeout and SO_TIMEOUT restarts on every byte). Unlike rc_pingpong's exchange the socket stays open for perftest's
- * synchronisations and result exchange until {@link PerfExchange#close}. Public because
- * {@code jrdma pingpong}'s server exchange ({@code PingpongServerExchange}) runs on it too.
+ * synchronisations and result exchange until {@link PerfExchange#close}.
  */
-public final class PerfChannel implements PerfPipe, AutoCloseable {
-    /** Check a prefix of a message as it arrives; throw to refuse it early. */
-    @FunctionalInterface
-    public interface PrefixCheck {
-        void check(byte[] partial, int length);
-    }
-
-    static final PrefixCheck ANY = (b, n) -> { };
-
+final class PerfChannel implements PerfPipe {
     private final MessageChannel channel;
 
     private PerfChannel(MessageChannel channel) {
@@ -33,23 +26,21 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
     }
 
     /** Listens on every local address (SO_REUSEADDR, backlog 1), accepts one peer before the deadline, stops listening. */
-    public static PerfChannel accept(int port, Duration timeout) {
-        InetSocketAddress bind = new InetSocketAddress(port);
-        try (ServerSocketChannel server = ServerSocketChannel.open()) {
-            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(bind, 1);
+    static PerfChannel accept(int port, Duration timeout) {
+        try (ServerSocketChannel server = MessageChannel.listen(new InetSocketAddress(port))) {
             return new PerfChannel(MessageChannel.of(MessageChannel.acceptOne(server, timeout)));
         } catch (IOException e) {
-            throw new ExchangeIoException("listen on " + bind, e);
+            throw new ExchangeIoException("stop listening on TCP port " + port, e);
         }
     }
 
     /**
      * Connects to the first address of {@code host} that accepts. A refusal everywhere is tried
-     * again until the deadline: the server may not be listening yet when both start together.
+     * again until the deadline — the server may not be listening yet when both start together —
+     * and said once to {@code notices}.
      */
-    static PerfChannel connect(String host, int port, Duration timeout) {
-        return new PerfChannel(MessageChannel.connectTo(host, port, timeout));
+    static PerfChannel connect(String host, int port, Duration timeout, Consumer<String> notices) {
+        return new PerfChannel(MessageChannel.connectTo(host, port, timeout, ExchangeListener.retrying(notices)));
     }
 
     /** Writes all of {@code bytes} before the deadline; the first write() normally carries the whole message. */
@@ -63,8 +54,13 @@ public final class PerfChannel implements PerfPipe, AutoCloseable {
      * as it arrives; never reads past it, so the peer's next message stays in the socket.
      */
     @Override
-    public void read(byte[] into, Duration timeout, String what, PrefixCheck check) {
-        channel.readExactly(into, timeout, what, check::check);
+    public void read(byte[] into, Duration timeout, String what, Link.PrefixCheck check) {
+        channel.readExactly(into, timeout, what, check);
+    }
+
+    @Override
+    public boolean peerClosed() {
+        return channel.peerClosed(); // a killed process's kernel closes its socket at once
     }
 
     @Override

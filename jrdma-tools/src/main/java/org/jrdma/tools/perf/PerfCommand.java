@@ -128,7 +128,7 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PerfRunner.run(toConfig(), spec.commandLine().getOut());
+        PerfRunner.run(toConfig(), spec.commandLine().getOut(), Main.notices(spec));
         return Main.EXIT_OK;
     }
 

@@ -1,9 +1,11 @@
 package org.jrdma.tools.perf;
 
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.tcp.Done;
+import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.verbs.Mtu;
 
 /**
@@ -22,7 +24,7 @@ final class PerfExchange implements AutoCloseable {
     static final int CYCLE_BUFFER = 4096;
     static final int CACHE_LINE = 64;
     /** ctx_close_connection writes {@code "done"} with its NUL. */
-    static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
+    static final byte[] DONE = Done.bytes();
 
     private final PerfPipe channel;
     private final boolean client;
@@ -50,8 +52,9 @@ final class PerfExchange implements AutoCloseable {
         return new PerfExchange(PerfChannel.accept(port, timeout), false, timeout, runTimeout);
     }
 
-    static PerfExchange connect(String host, int port, Duration timeout, Duration runTimeout) {
-        return new PerfExchange(PerfChannel.connect(host, port, timeout), true, timeout, runTimeout);
+    /** {@code notices} takes what the connect says on the way (that it retries a refusal, and until when). */
+    static PerfExchange connect(String host, int port, Duration timeout, Duration runTimeout, Consumer<String> notices) {
+        return new PerfExchange(PerfChannel.connect(host, port, timeout, notices), true, timeout, runTimeout);
     }
 
     /** perftest -R: the same conversation over a connected exchange QP ({@code gidIndex} goes in our key messages). */
@@ -60,7 +63,7 @@ final class PerfExchange implements AutoCloseable {
     }
 
     /** One swap in perftest's order. {@code readTimeout} bounds the wait for the peer's bytes. */
-    private byte[] swap(byte[] mine, int theirLength, String what, PerfChannel.PrefixCheck check, Duration readTimeout) {
+    private byte[] swap(byte[] mine, int theirLength, String what, Link.PrefixCheck check, Duration readTimeout) {
         byte[] theirs = new byte[theirLength];
         if (client) {
             channel.write(mine, timeout, "our " + what);
@@ -74,7 +77,7 @@ final class PerfExchange implements AutoCloseable {
 
     /** Step 2: 16 bytes each way; refuses a peer older than 5.70. */
     PeerVersion versions() {
-        peer = PeerVersion.decode(swap(PeerVersion.encodeOurs(), PeerVersion.BYTES, "version", PerfChannel.ANY, timeout));
+        peer = PeerVersion.decode(swap(PeerVersion.encodeOurs(), PeerVersion.BYTES, "version", PerfPipe.ANY, timeout));
         peer.requireCompatible();
         return peer;
     }
@@ -91,8 +94,8 @@ final class PerfExchange implements AutoCloseable {
         if (!peer.atLeast(PeerVersion.SYS_DATA)) {
             return new int[] {cycleBuffer, cacheLine};
         }
-        int theirCycle = be32(swap(be32(cycleBuffer), 4, "cycle buffer size", PerfChannel.ANY, timeout));
-        int theirLine = be32(swap(be32(cacheLine), 4, "cache line size", PerfChannel.ANY, timeout));
+        int theirCycle = be32(swap(be32(cycleBuffer), 4, "cycle buffer size", PerfPipe.ANY, timeout));
+        int theirLine = be32(swap(be32(cacheLine), 4, "cache line size", PerfPipe.ANY, timeout));
         if (theirCycle <= 0 || theirCycle > (1 << 30)) {
             throw new MalformedMessageException("cycle_buffer", theirCycle + " is not a buffer size");
         }
@@ -114,7 +117,7 @@ final class PerfExchange implements AutoCloseable {
         int size = peer.atLeast(PeerVersion.MTU_TWO_BYTES) ? 2 : 4;
         byte[] ours = new byte[size];
         ours[0] = (byte) ('0' + mine.value());
-        byte[] theirs = swap(ours, size, "MTU", PerfChannel.ANY, timeout);
+        byte[] theirs = swap(ours, size, "MTU", PerfPipe.ANY, timeout);
         if (theirs[0] < '1' || theirs[0] > '5' || theirs[1] != 0) {
             throw new MalformedMessageException("mtu", Excerpt.of(theirs) + " is not an ibv_mtu value 1..5 with its NUL");
         }
@@ -139,7 +142,7 @@ final class PerfExchange implements AutoCloseable {
     private KeyMessage keys(KeyMessage mine, String purpose, Duration readTimeout) {
         if (rdmaCm) {
             return KeyMessageBinary.decode(swap(KeyMessageBinary.encode(mine, gidIndex), KeyMessageBinary.SIZE,
-                    "key message (" + purpose + ")", PerfChannel.ANY, readTimeout));
+                    "key message (" + purpose + ")", PerfPipe.ANY, readTimeout));
         }
         byte[] theirs = swap(KeyMessageCodec.encode(mine, true), KeyMessageCodec.GID_SIZE, "key message (" + purpose + ")",
                 (b, n) -> KeyMessageCodec.checkPrefix(b, n, true), readTimeout);
@@ -151,17 +154,17 @@ final class PerfExchange implements AutoCloseable {
      * (perftest swaps its destination before its QPs exist; captured). Any 56 bytes are taken.
      */
     void blankKeys() {
-        swap(new byte[KeyMessageBinary.SIZE], KeyMessageBinary.SIZE, "blank key message", PerfChannel.ANY, timeout);
+        swap(new byte[KeyMessageBinary.SIZE], KeyMessageBinary.SIZE, "blank key message", PerfPipe.ANY, timeout);
     }
 
     /** xchg_bw_reports: size, iterations, peak, average, message rate — five swaps of 8 bytes. */
     BwReport reports(BwReport mine) {
-        long size = BwReport.u64(swap(BwReport.u64(mine.size()), 8, "report size", PerfChannel.ANY, runTimeout));
+        long size = BwReport.u64(swap(BwReport.u64(mine.size()), 8, "report size", PerfPipe.ANY, runTimeout));
         // Iterations travel as 8 bytes when the receiver's peer is ≥ 5.33: we are 6.06, and we refuse < 5.70.
-        long iters = BwReport.u64(swap(BwReport.u64(mine.iters()), 8, "report iterations", PerfChannel.ANY, runTimeout));
-        double peak = BwReport.f64(swap(BwReport.f64(mine.bwPeak()), 8, "report peak", PerfChannel.ANY, runTimeout));
-        double avg = BwReport.f64(swap(BwReport.f64(mine.bwAvg()), 8, "report average", PerfChannel.ANY, runTimeout));
-        double rate = BwReport.f64(swap(BwReport.f64(mine.msgRateMpps()), 8, "report message rate", PerfChannel.ANY, runTimeout));
+        long iters = BwReport.u64(swap(BwReport.u64(mine.iters()), 8, "report iterations", PerfPipe.ANY, runTimeout));
+        double peak = BwReport.f64(swap(BwReport.f64(mine.bwPeak()), 8, "report peak", PerfPipe.ANY, runTimeout));
+        double avg = BwReport.f64(swap(BwReport.f64(mine.bwAvg()), 8, "report average", PerfPipe.ANY, runTimeout));
+        double rate = BwReport.f64(swap(BwReport.f64(mine.msgRateMpps()), 8, "report message rate", PerfPipe.ANY, runTimeout));
         return new BwReport(size, iters, peak, avg, rate);
     }
 
@@ -176,15 +179,8 @@ final class PerfExchange implements AutoCloseable {
             return; // no "done": the client disconnects the CM connections (PerfSession)
         }
         channel.write(DONE, timeout, "\"done\"");
-        byte[] done = new byte[DONE.length];
-        channel.read(done, timeout, "peer's \"done\"", PerfExchange::checkDone);
+        channel.read(new byte[Done.LENGTH], timeout, "peer's \"done\"", Done::check);
         channel.close();
-    }
-
-    private static void checkDone(byte[] partial, int length) {
-        if (!Arrays.equals(partial, 0, length, DONE, 0, length)) {
-            throw new MalformedMessageException("terminator", "expected \"done\\x00\", got " + Excerpt.of(partial, 0, length));
-        }
     }
 
     private static byte[] be32(int v) {
@@ -193,6 +189,11 @@ final class PerfExchange implements AutoCloseable {
 
     private static int be32(byte[] b) {
         return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
+    }
+
+    /** Whether the peer has gone (see {@link PerfPipe#peerClosed}); never takes a message. */
+    boolean peerClosed() {
+        return channel.peerClosed();
     }
 
     /** Releases the socket (after an error; {@link #close(KeyMessage)} is the orderly end). */

@@ -3,6 +3,7 @@ package org.jrdma.tools.perf;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * One side of one run: the session, the test, then what comes after the table —
@@ -12,15 +13,18 @@ final class PerfRunner {
     private PerfRunner() {
     }
 
-    /** Runs the test; throws when it fails (a {@code --check} mismatch included). */
-    static void run(PerfConfig config, PrintWriter out) {
+    /**
+     * Runs the test; throws when it fails (a {@code --check} mismatch included). {@code notices}
+     * takes the lines said on the way, on stderr (a client retrying until its server listens).
+     */
+    static void run(PerfConfig config, PrintWriter out, Consumer<String> notices) {
         CheckTally tally = new CheckTally();
         List<ResultRow> rows;
         PerfConfig c;
         String deviceName;
         int mtu;
         String peerVersion;
-        try (PerfSession s = PerfSession.open(config, out)) {
+        try (PerfSession s = PerfSession.open(config, out, notices)) {
             c = s.c;
             rows = c.test().isBandwidth() ? new BwRun(s, tally).run() : new LatRun(s, tally).run();
             deviceName = s.deviceName;

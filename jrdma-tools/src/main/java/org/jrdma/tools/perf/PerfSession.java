@@ -1,7 +1,9 @@
 package org.jrdma.tools.perf;
 
 import java.io.PrintWriter;
+import java.util.function.Consumer;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.Mtu;
@@ -53,7 +55,10 @@ final class PerfSession implements AutoCloseable {
         this.cqMod = cqMod;
     }
 
-    static PerfSession open(PerfConfig asked, PrintWriter out) {
+    static PerfSession open(PerfConfig asked, PrintWriter out, Consumer<String> notices) {
+        if (!asked.isServer()) {
+            HostName.check(asked.host()); // a host with a port in it is refused before any device opens, -R or not
+        }
         var device = Verbs.device(asked.device());
         Context ctx = device.open();
         PerfExchange exchange = null;
@@ -86,12 +91,12 @@ final class PerfSession implements AutoCloseable {
                 // The connection manager's context of the device makes everything from here on.
                 // Ours stays open to the end: the two share the device, which then starts once.
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
-                link = RdmaCmLink.open(c, source, waiting);
+                link = RdmaCmLink.open(c, source, waiting, notices);
                 exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), runWait(c));
             } else if (c.isServer()) {
                 exchange = PerfExchange.accept(c.port(), c.timeout(), runWait(c));
             } else {
-                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), runWait(c));
+                exchange = PerfExchange.connect(c.host(), c.port(), c.timeout(), runWait(c), notices);
             }
             exchange.versions();
             int cycleBuffer = exchange.sysData(PerfExchange.CYCLE_BUFFER, PerfExchange.CACHE_LINE)[0];

@@ -2,9 +2,10 @@ package org.jrdma.tools.perf;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
-import org.jrdma.bootstrap.ExchangeIoException;
+import java.util.function.Consumer;
+import org.jrdma.bootstrap.Retrying;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmError;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
@@ -32,6 +33,10 @@ final class RdmaCmLink implements AutoCloseable {
     private final EventChannel events = EventChannel.create();
     private CmId listener;
     private CmPipe pipe;
+    /** Events {@link #peerDisconnected} took while looking, for {@link #next}; acked there or at close. */
+    private final java.util.ArrayDeque<CmEvent> held = new java.util.ArrayDeque<>();
+    /** A DISCONNECTED came while looking ({@link #peerDisconnected}). */
+    private boolean sawDisconnected;
     /** The test connections' ids, one per QP, in the order they connected. */
     private final java.util.List<CmId> data = new java.util.ArrayList<>();
     private InetSocketAddress server;
@@ -45,24 +50,29 @@ final class RdmaCmLink implements AutoCloseable {
      * ESTABLISHED: perftest's client with -q N connects all its QPs at once.
      */
     private final java.util.ArrayDeque<CmId> requests = new java.util.ArrayDeque<>();
+    /** Where a client says that it retries (once), and until when. */
+    private final Consumer<String> notices;
 
-    private RdmaCmLink(boolean client, Duration timeout, int port) {
+    private RdmaCmLink(boolean client, Duration timeout, int port, Consumer<String> notices) {
         this.client = client;
         this.timeout = timeout;
         this.port = port;
+        this.notices = notices;
     }
 
     /**
      * Connects (client, from {@code deviceAddress}) or listens and accepts (server) the exchange
      * QP — on every device's address, as perftest binds the wildcard, or with {@code -d} on that
-     * device's ({@code deviceAddress}); {@code listening} runs once the server listens.
+     * device's ({@code deviceAddress}); {@code listening} runs once the server listens. A client
+     * that finds no server yet says so once to {@code notices}.
      */
-    static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening) {
-        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port());
+    static RdmaCmLink open(PerfConfig c, InetAddress deviceAddress, Runnable listening, Consumer<String> notices) {
+        RdmaCmLink link = new RdmaCmLink(!c.isServer(), c.timeout(), c.port(), notices);
         try {
             if (link.client) {
                 link.source = new InetSocketAddress(deviceAddress, 0);
-                link.server = new InetSocketAddress(resolve(c.host()), c.port());
+                // the TCP client's host check and resolver: "127.0.0.1:18515" is told the port goes in -p
+                link.server = new InetSocketAddress(HostName.resolve(c.host())[0], c.port());
                 link.connectExchange();
             } else {
                 // perftest binds the wildcard address, and so do we without -d; with -d, that
@@ -83,7 +93,7 @@ final class RdmaCmLink implements AutoCloseable {
                 link.listener.listen(2 * (1 + c.qps()));
                 listening.run(); // "Waiting for client to connect..." once a REQ would find us
                 CmId id = link.request();
-                link.pipe = new CmPipe(id);
+                link.pipe = new CmPipe(id, link::peerDisconnected);
                 id.accept(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 link.expect(CmEventType.ESTABLISHED, id);
             }
@@ -98,7 +108,7 @@ final class RdmaCmLink implements AutoCloseable {
     private void connectExchange() {
         pipe = whileRefused(() -> {
             CmId id = resolved("perf-exchange");
-            CmPipe p = new CmPipe(id);
+            CmPipe p = new CmPipe(id, this::peerDisconnected);
             try {
                 id.connect(ConnParam.defaults().resources(0, 0).retries(7, 7));
                 expect(CmEventType.ESTABLISHED, id);
@@ -115,12 +125,13 @@ final class RdmaCmLink implements AutoCloseable {
      * deadline, as the TCP exchange's connect is: the exchange connection's server may not listen
      * yet (both sides were started together), and neither may a test connection's — perftest's
      * server makes a new listener for the test QPs only after the blank key swap, so the client's
-     * REQ can come first and meet REJ 8 (perftest's client tries again, 10 × 100 ms). {@code
-     * attempt} cleans up after itself when it fails.
+     * REQ can come first and meet REJ 8 (perftest's client tries again, 10 × 100 ms). Said once,
+     * in the TCP exchange's words; {@code attempt} cleans up after itself when it fails.
      */
     private <T> T whileRefused(java.util.function.Supplier<T> attempt) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long pause = 10_000_000L;
+        boolean told = false;
         while (true) {
             try {
                 return attempt.get();
@@ -132,6 +143,11 @@ final class RdmaCmLink implements AutoCloseable {
                     throw new CmException(CmError.CONNECTION_REFUSED, "no rdma_cm server listens on " + where()
                             + ": every connect was rejected for " + timeout.toMillis() + " ms (--timeout-ms); is the server"
                             + " running with -R on that address and port?", e);
+                }
+                if (!told) {
+                    told = true;
+                    notices.accept(where() + " rejected the connection: no rdma_cm server listens there yet; "
+                            + Retrying.until(deadline, timeout));
                 }
             }
             java.util.concurrent.locks.LockSupport.parkNanos(pause);
@@ -244,7 +260,7 @@ final class RdmaCmLink implements AutoCloseable {
         while (true) {
             CmEvent e;
             try {
-                e = events.getEvent(timeout);
+                e = held.isEmpty() ? events.getEvent(timeout) : held.poll();
             } catch (CmException x) {
                 if (x.error() != CmError.TIMED_OUT) {
                     throw x;
@@ -265,6 +281,21 @@ final class RdmaCmLink implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the peer has disconnected one of our connections, looked at without waiting: during
+     * a run the peer never disconnects first (the client disconnects after the closing exchange),
+     * so a DISCONNECTED then means it ended — it failed, or it was killed and its kernel destroyed
+     * its ids (rdma_cm does; a jrdma process killed with SIGKILL tells nobody, and then this never
+     * says so). Other events are kept, unacked, for {@link #next}.
+     */
+    boolean peerDisconnected() {
+        for (CmEvent e = events.poll(); e != null; e = events.poll()) {
+            held.add(e);
+            sawDisconnected |= e.type() == CmEventType.DISCONNECTED;
+        }
+        return sawDisconnected;
+    }
+
     /** What a wait for {@code type} that timed out was waiting for, in words. */
     private String waitingFor(CmEventType type) {
         return switch (type) {
@@ -277,19 +308,13 @@ final class RdmaCmLink implements AutoCloseable {
     }
 
     private String where() {
-        return server.getAddress().getHostAddress() + " port " + server.getPort();
-    }
-
-    private static InetAddress resolve(String host) {
-        try {
-            return InetAddress.getByName(host);
-        } catch (UnknownHostException e) {
-            throw new ExchangeIoException("resolve " + host, e);
-        }
+        return HostName.withPort(server);
     }
 
     @Override
     public void close() {
+        held.forEach(CmEvent::ack); // an id waits for its taken events to be acked
+        held.clear();
         if (pipe != null) {
             pipe.close();
         }

@@ -159,11 +159,7 @@ public final class PingpongCommand implements Callable<Integer> {
         int size = config.size();
         try (RcEndpoint side = new RcEndpoint(dev, server ? "server" : "client",
                 server ? RcEndpoint.SERVER_SALT : RcEndpoint.CLIENT_SALT, config)) {
-            PrintWriter err = spec.commandLine().getErr();
-            side.withNotices(line -> {
-                err.println(spec.qualifiedName() + ": " + line);
-                err.flush();
-            });
+            side.withNotices(Main.notices(spec));
             side.connect(exchange);
             out.println("  local address:  " + side.local);
             out.println("  remote address: " + side.remote);

@@ -2,19 +2,16 @@ package org.jrdma.tools.pingpong;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.function.Consumer;
 import org.jrdma.bootstrap.ConnInfo;
-import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.ExchangeEvent.Phase;
 import org.jrdma.bootstrap.ExchangeIoException;
 import org.jrdma.bootstrap.ExchangeListener;
-import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PingpongTextCodec;
 import org.jrdma.bootstrap.RcConnector;
+import org.jrdma.bootstrap.tcp.Done;
 import org.jrdma.bootstrap.tcp.MessageChannel;
 import org.jrdma.bootstrap.tcp.PlainPeerCheck;
 
@@ -30,8 +27,6 @@ import org.jrdma.bootstrap.tcp.PlainPeerCheck;
  * itself under load); on RC rxe retries it after its 67 ms ACK timeout.
  */
 final class PingpongServerExchange implements RcConnector.PeerFirstExchange, AutoCloseable {
-    private static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
-
     private final int port;
     private final Duration timeout;
     private ServerSocketChannel serverSocket;
@@ -49,19 +44,8 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
      */
     synchronized int bind() {
         if (serverSocket == null) {
-            InetSocketAddress address = new InetSocketAddress(port);
-            ServerSocketChannel s = null;
-            try {
-                s = ServerSocketChannel.open();
-                s.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-                s.bind(address, 1);
-                boundPort = s.socket().getLocalPort();
-                serverSocket = s;
-            } catch (IOException e) {
-                closeQuietly(s);
-                throw new ExchangeIoException("listen on TCP port " + port
-                        + (e instanceof java.net.BindException ? " (another program listens there: choose another -p)" : ""), e);
-            }
+            serverSocket = MessageChannel.listen(new InetSocketAddress(port));
+            boundPort = serverSocket.socket().getLocalPort();
         }
         return boundPort;
     }
@@ -85,8 +69,7 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
             byte[] mine = codec.encode(local);
             channel.writeAll(mine, timeout, "our " + codec.name() + " message");
             listener.emit(Phase.SENT, mine.length + " bytes");
-            byte[] done = new byte[DONE.length];
-            channel.readExactly(done, timeout, "peer's \"done\"", PingpongServerExchange::checkDone);
+            channel.readExactly(new byte[Done.LENGTH], timeout, "peer's \"done\"", Done::check);
             listener.emit(Phase.RECEIVED, theirs.length + " bytes");
             return peer;
         } finally {
@@ -117,12 +100,6 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
             } catch (Exception ignored) {
                 // best effort: the exchange already has its result or its error
             }
-        }
-    }
-
-    private static void checkDone(byte[] partial, int length) {
-        if (!Arrays.equals(partial, 0, length, DONE, 0, length)) {
-            throw new MalformedMessageException("terminator", "expected \"done\\x00\", got " + Excerpt.of(partial, 0, length));
         }
     }
 }

@@ -12,6 +12,7 @@ import org.jrdma.bootstrap.ExchangeEvent;
 import org.jrdma.bootstrap.RcConnection;
 import org.jrdma.bootstrap.RcConnector;
 import org.jrdma.bootstrap.RcOptions;
+import org.jrdma.tools.FailedCompletion;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;
@@ -325,13 +326,9 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     /** A failed completion as the tool says it: which message, the ibv status, and for a retry error the likely cause. */
     static VerbsException failed(String role, WorkCompletion wc) {
         String which = (wc.wrId & SEND_WR_ID) != 0 ? "the send of message " + (wc.wrId & ~SEND_WR_ID) : "receive " + wc.wrId;
-        return new VerbsException(Errno.EIO, role + ": " + which + " failed: " + wc.status.str() + " (" + wc.status.value() + ")"
-                + switch (wc.status) {
-                    case RETRY_EXC_ERR -> ": the peer stopped acknowledging (it exited, is stopped, or the path is down)";
-                    case RNR_RETRY_EXC_ERR -> ": the peer posted no receive, again and again";
-                    case REM_INV_REQ_ERR, LOC_LEN_ERR -> ": both sides need the same -s and -m";
-                    default -> "";
-                });
+        return new VerbsException(Errno.EIO, role + ": " + which + " failed: " + FailedCompletion.status(wc.status)
+                + FailedCompletion.meaning(wc.status, "the peer",
+                        s -> s == WcStatus.REM_INV_REQ_ERR || s == WcStatus.LOC_LEN_ERR ? "the same -s and -m" : null));
     }
 
     /** Busy-polls (perftest's way), or with {@code -e} sleeps on the completion channel. */

@@ -2,18 +2,18 @@ package org.jrdma.tools.rping;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.cm.CmEvent;
 import org.jrdma.cm.CmEventType;
 import org.jrdma.cm.CmId;
+import org.jrdma.tools.FailedCompletion;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
-import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
@@ -143,9 +143,8 @@ final class RpingConnection implements AutoCloseable {
                     if (disconnected || c.status == WcStatus.WR_FLUSH_ERR && sawDisconnect()) {
                         return false;
                     }
-                    String why = c.status == WcStatus.RETRY_EXC_ERR || c.status == WcStatus.RNR_RETRY_EXC_ERR
-                            ? ": the " + peer + " stopped answering (killed or stopped?)" : "";
-                    throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: " + c.status.str() + why);
+                    throw new VerbsException(Errno.EIO, "rping: " + c.opcode + " completion failed: "
+                            + FailedCompletion.status(c.status) + FailedCompletion.meaning(c.status, "the " + peer, s -> null));
                 }
                 if (c.opcode == WcOpcode.SEND) {
                     sendsPending--;
@@ -197,11 +196,7 @@ final class RpingConnection implements AutoCloseable {
 
     /** An address and port as {@code a.b.c.d:port} or {@code [v6]:port}, for messages. */
     static String endpoint(InetSocketAddress a) {
-        if (a == null) {
-            return "?";
-        }
-        String host = a.getAddress() instanceof Inet6Address ? "[" + Gid.of(a.getAddress()) + "]" : a.getAddress().getHostAddress();
-        return host + ":" + a.getPort();
+        return a == null ? "?" : HostName.withPort(a);
     }
 
     boolean disconnected() {

@@ -16,6 +16,7 @@ import org.jrdma.cm.CmException;
 import org.jrdma.cm.CmId;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.wire.PortSpace;
+import org.jrdma.tools.Main;
 
 /**
  * rping's server (rping_run_server, and with {@code -P} rping_run_persistent_server): listens,
@@ -195,7 +196,7 @@ final class RpingServer {
                 ended.completeExceptionally(failure);
             }
         } else if (failure != null && !stopping) {
-            err.println("jrdma rping: client " + s.peer() + ": " + failure.getMessage() + "; the server (-P) goes on");
+            err.println("jrdma rping: client " + s.peer() + ": " + Main.describe(failure) + "; the server (-P) goes on");
             err.flush();
         }
     }

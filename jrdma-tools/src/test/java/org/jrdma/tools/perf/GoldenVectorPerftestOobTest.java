@@ -155,7 +155,7 @@ class GoldenVectorPerftestOobTest {
                         throw new IllegalStateException(e);
                     }
                 });
-                PerfExchange x = PerfExchange.connect("127.0.0.1", listener.getLocalPort(), T, T);
+                PerfExchange x = PerfExchange.connect("127.0.0.1", listener.getLocalPort(), T, T, line -> { });
                 assertThat(x.versions().number()).isEqualTo(6.06);
                 assertThat(x.sysData(PerfExchange.CYCLE_BUFFER, PerfExchange.CACHE_LINE))
                         .containsExactly(PerfExchange.CYCLE_BUFFER, PerfExchange.CACHE_LINE);

@@ -11,11 +11,11 @@ import java.net.Socket;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.FreeLoopback;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The TCP conversation of a latency test against a scripted perftest "6.06" (Debian's 4.5-0.17)
@@ -26,24 +26,13 @@ import org.junit.jupiter.api.Test;
  * the client's fourth and our "done" its closing key message.
  */
 class LatencyTranscriptTest {
-    private static String device;
-
-    @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("lat");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("lat");
 
     @Test
     void readLatServerSpeaksPerftest606sSequence() throws Exception {
-        int port = PerfPair.freePort();
-        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("perf", "read_lat", "-d", device,
+        int port = FreeLoopback.tcpPort();
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("perf", "read_lat", "-d", DEVICE.name(),
                 "-p", String.valueOf(port), "-n", "20", "-s", "64", "--timeout-ms", "20000", "--run-timeout-s", "30"));
         KeyMessage ours = PerfExchangeTest.key(0x77);
         try (Socket s = connect(port)) {

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.jrdma.soft.SoftDeviceDiscovery;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jrdma.tools.OwnDevices;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,22 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Server and client are on two devices (an engine each, as two processes).
  */
 class PerfDurationTest {
-    private static String server;
-    private static String client;
-
-    @BeforeAll
-    static void ownDevices() throws Exception {
-        String a = PerfPair.deviceSpec("durs");
-        String b = PerfPair.deviceSpec("durc");
-        server = a.substring(0, a.indexOf('='));
-        client = b.substring(0, b.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, a + "," + b);
-    }
-
-    @AfterAll
-    static void forgetDevices() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICES = new OwnDevices("durs", "durc");
 
     /**
      * The issue's case is send_bw --check -D on RC with 64 KiB: the receiver stopped reposting
@@ -67,7 +52,8 @@ class PerfDurationTest {
         if (check) {
             args.add("--check");
         }
-        PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(), args.toArray(String[]::new));
+        PerfPair.Result r = PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), List.of(), List.of(),
+                args.toArray(String[]::new));
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();
         if (bw) {
@@ -106,7 +92,7 @@ class PerfDurationTest {
         if (!extra.isEmpty()) {
             args.add(extra);
         }
-        PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, List.of("-D", "1"), List.of("-D", "3"),
+        PerfPair.Result r = PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), List.of("-D", "1"), List.of("-D", "3"),
                 args.toArray(String[]::new));
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();
@@ -124,7 +110,7 @@ class PerfDurationTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"write_bw", "send_bw", "read_lat"})
     void aRunLongerThanTheRunTimeoutIsWaitedFor(String test) throws Exception {
-        PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(),
+        PerfPair.Result r = PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), List.of(), List.of(),
                 test, "-D", "3", "--run-timeout-s", "1");
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();

@@ -7,12 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,22 +20,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Every test end to end, server and client on one soft device in this JVM, every byte checked. */
 class PerfEndToEndTest {
     private static final String BW_HEADER = " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]";
-    private static String device;
 
-    @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("perf");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("perf");
 
     private static PerfPair.Result ok(String... args) throws Exception {
-        PerfPair.Result r = PerfPair.run(device, args);
+        PerfPair.Result r = PerfPair.run(DEVICE.name(), args);
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();
         return r;
@@ -139,7 +129,7 @@ class PerfEndToEndTest {
         PerfPair.Result r = ok("write_bw", "-n", "10", "-s", "1024");
         String client = r.client().out();
         String server = r.server().out();
-        assertThat(client).contains("                    RDMA_Write BW Test\n", "\t\tDevice         : " + device + "\n",
+        assertThat(client).contains("                    RDMA_Write BW Test\n", "\t\tDevice         : " + DEVICE.name() + "\n",
                 " TX depth        : 128\n", " rdma_cm QPs\t : OFF\n", " Data ex. method : Ethernet\n");
         assertThat(server).startsWith("\n************************************\n* Waiting for client to connect... *\n");
         assertThat(server).doesNotContain("TX depth");
@@ -147,7 +137,9 @@ class PerfEndToEndTest {
                 .isEqualTo(line(server, " local address:").substring(" local".length()));
         assertThat(line(client, " local address:")).matches(" local address: LID 0000 QPN 0x[0-9a-f]{4,6} PSN 0x[0-9a-f]{4,6} "
                 + "RKey 0x[0-9a-f]{6,8} VAddr 0x[0-9a-f]{14,16}");
-        assertThat(client).containsPattern("\n GID: 00:00:00:00:00:00:00:00:00:00:255:255:127:79:\\d{2,3}:\\d{2,3}\n");
+        String[] octets = DEVICE.address().split("\\.");
+        assertThat(client).contains(String.format("\n GID: 00:00:00:00:00:00:00:00:00:00:255:255:%02d:%02d:%02d:%02d\n",
+                Integer.parseInt(octets[0]), Integer.parseInt(octets[1]), Integer.parseInt(octets[2]), Integer.parseInt(octets[3])));
     }
 
     @Test
@@ -235,11 +227,11 @@ class PerfEndToEndTest {
     @Test
     void jsonAndAllocationReport(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("client.json");
-        int port = PerfPair.freePort();
+        int port = FreeLoopback.tcpPort();
         java.util.concurrent.CompletableFuture<ToolRun> server = java.util.concurrent.CompletableFuture.supplyAsync(() ->
-                ToolRun.of("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p", String.valueOf(port),
+                ToolRun.of("perf", "write_bw", "-n", "30", "-s", "4096", "-d", DEVICE.name(), "-p", String.valueOf(port),
                         "--report-alloc", "--out_json", "--out_json_file", dir.resolve("server.json").toString()));
-        ToolRun client = ToolRun.of("perf", "write_bw", "-n", "30", "-s", "4096", "-d", device, "-p",
+        ToolRun client = ToolRun.of("perf", "write_bw", "-n", "30", "-s", "4096", "-d", DEVICE.name(), "-p",
                 String.valueOf(port), "--report-alloc", "--out_json", "--out_json_file=" + json, "127.0.0.1");
         ToolRun srv = server.get(120, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(client.code()).as(client.toString()).isZero();
@@ -329,12 +321,32 @@ class PerfEndToEndTest {
         }
     }
 
+    /** A server whose port another program holds says so, as pingpong's does; it said "listen on 0.0.0.0/0.0.0.0:P". */
     @Test
-    void aClientWithNoServerFailsWithExit1() throws Exception {
-        ToolRun side = ToolRun.of("perf", "write_bw", "-d", device, "-p", String.valueOf(PerfPair.freePort()),
-                "--timeout-ms", "300", "127.0.0.1");
+    void aServerWhosePortIsTakenSaysSo() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
+            int port = taken.getLocalPort();
+            ToolRun side = ToolRun.of("perf", "write_bw", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms", "300");
+            assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(side.err()).isEqualTo("jrdma perf: error: listen on TCP port " + port + " (another program listens there:"
+                    + " choose another -p): Address already in use\n");
+        }
+    }
+
+    /**
+     * A client with no server says once, on one line of its own stderr as pingpong does, that it
+     * tries again and until when, then fails with exit 1. The notice went to the platform logger:
+     * two lines with a date and a class name, on the process's stderr whatever the tool's was.
+     */
+    @Test
+    void aClientWithNoServerSaysOnceThatItRetriesThenFailsWithExit1() throws Exception {
+        int port = FreeLoopback.tcpPort();
+        ToolRun side = ToolRun.of("perf", "write_bw", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms", "300",
+                "127.0.0.1");
         assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(side.err()).contains("jrdma perf: error: connect to 127.0.0.1");
+        assertThat(side.err()).matches("jrdma perf: 127\\.0\\.0\\.1:" + port + " refused the connection: no server listens there"
+                + " yet; trying again until \\d\\d:\\d\\d:\\d\\d \\(0\\.3 s\\)\n"
+                + "jrdma perf: error: connect to 127\\.0\\.0\\.1:" + port + ": refused \\(tried for 0\\.\\d s; .*\n");
     }
 
     /**
@@ -344,20 +356,22 @@ class PerfEndToEndTest {
      */
     @Test
     void mismatchedFlagsSayWhichToCompare() throws Exception {
-        PerfPair.Result check = PerfPair.runOn("127.0.0.1", device, device, List.of("--check"), List.of(),
+        PerfPair.Result check = PerfPair.runOn("127.0.0.1", DEVICE.name(), DEVICE.name(), List.of("--check"), List.of(),
                 "send_bw", "-n", "50", "-s", "1024");
         assertThat(check.server().code()).as(check.toString()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(check.server().err()).contains("the first: message 0 on QP 0 came without its number (immediate data): the"
                 + " peer does not run --check, and it must, on both sides");
-        PerfPair.Result clientOnly = PerfPair.runOn("127.0.0.1", device, device, List.of(), List.of("--check"),
+        PerfPair.Result clientOnly = PerfPair.runOn("127.0.0.1", DEVICE.name(), DEVICE.name(), List.of(), List.of("--check"),
                 "send_bw", "-n", "50", "-s", "1024");
         assertThat(clientOnly.client().out()).contains(NOTHING_VERIFIED); // it cannot know that its peer checks nothing
 
-        PerfPair.Result qps = PerfPair.runOn("127.0.0.1", device, device, List.of("-q", "2"), List.of(), "read_bw", "-n", "20");
+        PerfPair.Result qps = PerfPair.runOn("127.0.0.1", DEVICE.name(), DEVICE.name(), List.of("-q", "2"), List.of(),
+                "read_bw", "-n", "20");
         assertThat(qps.client().err()).as(qps.toString()).contains("keys changed between the first and the second exchange (do"
                 + " both sides run the same -q?)");
 
-        PerfPair.Result iters = PerfPair.runOn("127.0.0.1", device, device, List.of("-n", "50"), List.of("-n", "100"),
+        PerfPair.Result iters = PerfPair.runOn("127.0.0.1", DEVICE.name(), DEVICE.name(), List.of("-n", "50"),
+                List.of("-n", "100"),
                 "send_bw", "-s", "1024", "--timeout-ms", "1500");
         assertThat(iters.client().err()).as(iters.toString()).contains("no completion within 1500 ms (sender done: false): the"
                 + " peer stopped — it ended (do both sides run the same test, -n, -q and -s?)");

@@ -3,11 +3,10 @@ package org.jrdma.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.soft.net.ImpairmentSetting;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jrdma.tools.OwnDevices;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,25 +17,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * device thread alone.
  */
 class PerfEventsTest {
-    private static String server;
-    private static String client;
-
-    @BeforeAll
-    static void ownDevices() throws Exception {
-        String a = PerfPair.deviceSpec("evs");
-        String b = PerfPair.deviceSpec("evc");
-        server = a.substring(0, a.indexOf('='));
-        client = b.substring(0, b.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, a + "," + b);
-    }
-
-    @AfterAll
-    static void forgetDevices() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICES = new OwnDevices("evs", "evc");
 
     private static PerfPair.Result ok(List<String> serverOnly, List<String> clientOnly, String... args) throws Exception {
-        PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, serverOnly, clientOnly, args);
+        PerfPair.Result r = PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), serverOnly, clientOnly, args);
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();
         return r;
@@ -108,7 +93,7 @@ class PerfEventsTest {
     void anUnreliableReceiverWithEventsGivesUpOnLostMessages(String connection) throws Exception {
         System.setProperty(ImpairmentSetting.PROPERTY, "loss=5%,seed=3");
         try {
-            PerfPair.Result r = PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(), 120_000, 40,
+            PerfPair.Result r = PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), List.of(), List.of(), 120_000, 40,
                     "send_bw", "-e", "-c", connection, "-n", "200", "-s", "8");
             assertThat(r.server().code()).as(r.toString()).isZero();
             assertThat(r.client().code()).as(r.toString()).isZero();

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.tools.FreeLoopback;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
 import org.junit.jupiter.api.Test;
@@ -33,12 +34,6 @@ class PerfExchangeTest {
     static KeyMessage key(int qpn) throws Exception {
         return new KeyMessage(0, 16, qpn, 0x10203 + qpn, 0xabcdef01, 0x7f0000001000L + qpn,
                 Gid.of(InetAddress.getByName("127.0.0." + (qpn % 200 + 1))), 0);
-    }
-
-    static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** Everything one side learns from a full conversation. */
@@ -58,14 +53,14 @@ class PerfExchangeTest {
 
     @Test
     void twoSidesSwapEverything() throws Exception {
-        int port = freePort();
+        int port = FreeLoopback.tcpPort();
         KeyMessage serverKey = key(0x11);
         KeyMessage clientKey = key(0x22);
         BwReport serverReport = BwReport.EMPTY;
         BwReport clientReport = new BwReport(65536, 5000, 11030.78, 11030.5, 0.176488);
         CompletableFuture<Seen> server = CompletableFuture.supplyAsync(() ->
                 converse(PerfExchange.accept(port, T, T), Mtu.MTU_4096, serverKey, serverReport));
-        Seen client = converse(PerfExchange.connect("127.0.0.1", port, T, T), Mtu.MTU_1024, clientKey, clientReport);
+        Seen client = converse(PerfExchange.connect("127.0.0.1", port, T, T, line -> { }), Mtu.MTU_1024, clientKey, clientReport);
         Seen srv = server.get(30, TimeUnit.SECONDS);
 
         assertThat(client.version().text()).isEqualTo("6.06");
@@ -116,7 +111,7 @@ class PerfExchangeTest {
                     throw new IllegalStateException(e);
                 }
             });
-            PerfExchange x = PerfExchange.connect("127.0.0.1", listener.getLocalPort(), T, T);
+            PerfExchange x = PerfExchange.connect("127.0.0.1", listener.getLocalPort(), T, T, line -> { });
             assertThat(x.versions().number()).isEqualTo(6.29);
             assertThat(x.sysData(4096, 64)).containsExactly(8192, 128);
             assertThat(x.mtu(Mtu.MTU_4096)).isEqualTo(Mtu.MTU_1024);
@@ -143,7 +138,7 @@ class PerfExchangeTest {
     /** A perftest 6.29 client, scripted: writes first, then reads. */
     @Test
     void ourServerAgainstAScriptedPerftestClient() throws Exception {
-        int port = freePort();
+        int port = FreeLoopback.tcpPort();
         KeyMessage theirs = key(0x55);
         KeyMessage ours = key(0x66);
         CompletableFuture<KeyMessage> server = CompletableFuture.supplyAsync(() -> {
@@ -189,7 +184,7 @@ class PerfExchangeTest {
 
     @Test
     void aPeerThatClosesEarlyOrSendsGarbageIsNamed() throws Exception {
-        int port = freePort();
+        int port = FreeLoopback.tcpPort();
         CompletableFuture<Throwable> server = CompletableFuture.supplyAsync(() -> {
             try {
                 PerfExchange x = PerfExchange.accept(port, T, T);
@@ -204,7 +199,7 @@ class PerfExchangeTest {
         }
         assertThat(server.get(30, TimeUnit.SECONDS)).isInstanceOf(PeerClosedException.class).hasMessageContaining("3 of 16");
 
-        int port2 = freePort();
+        int port2 = FreeLoopback.tcpPort();
         KeyMessage one = key(1);
         CompletableFuture<Throwable> server2 = CompletableFuture.supplyAsync(() -> {
             try {
@@ -238,7 +233,7 @@ class PerfExchangeTest {
 
     @Test
     void aSilentClientMeetsTheDeadline() throws Exception {
-        int port = freePort();
+        int port = FreeLoopback.tcpPort();
         CompletableFuture<Throwable> server = CompletableFuture.supplyAsync(() -> {
             try {
                 PerfExchange.accept(port, Duration.ofMillis(300), Duration.ofMillis(300)).versions();
@@ -252,7 +247,7 @@ class PerfExchangeTest {
             assertThat(server.get(30, TimeUnit.SECONDS)).isInstanceOf(ExchangeTimeoutException.class)
                     .hasMessageContaining("read");
         }
-        assertThatThrownBy(() -> PerfExchange.accept(freePort(), Duration.ofMillis(100), T))
+        assertThatThrownBy(() -> PerfExchange.accept(FreeLoopback.tcpPort(), Duration.ofMillis(100), T))
                 .isInstanceOf(ExchangeTimeoutException.class).hasMessageContaining("accept");
     }
 

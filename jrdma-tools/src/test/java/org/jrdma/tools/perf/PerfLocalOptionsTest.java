@@ -10,12 +10,12 @@ import java.net.SocketTimeoutException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,21 +27,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * listening on its port sees no one).
  */
 class PerfLocalOptionsTest {
-    private static String device;
     @TempDir
     static Path dir;
 
-    @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("local");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("local");
 
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {
@@ -58,14 +48,14 @@ class PerfLocalOptionsTest {
             "write_bw | --out_json_file DIR | --out_json_file DIR is a directory; name a file"})
     void aBadLocalOptionFailsBeforeAnyNetworkActivity(String test, String flags, String message) throws Exception {
         Path missing = dir.resolve("missing");
-        String expected = "jrdma perf: error: " + message.replace("DEV", device).replace("MISSING", missing.toString())
+        String expected = "jrdma perf: error: " + message.replace("DEV", DEVICE.name()).replace("MISSING", missing.toString())
                 .replace("DIR", dir.toString()) + " (EINVAL)";
-        List<String> args = new ArrayList<>(List.of("perf", test, "-d", device, "--timeout-ms", "5000"));
+        List<String> args = new ArrayList<>(List.of("perf", test, "-d", DEVICE.name(), "--timeout-ms", "5000"));
         for (String f : flags.split(" ")) {
             args.add(f.replace("MISSING", missing.toString()).replace("DIR", dir.toString()));
         }
 
-        ToolRun server = ToolRun.of(withPort(args, PerfPair.freePort()));
+        ToolRun server = ToolRun.of(withPort(args, FreeLoopback.tcpPort()));
         assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(server.err()).as(server.toString()).isEqualTo(expected + "\n");
         assertThat(server.out()).doesNotContain("Waiting for client");
@@ -105,8 +95,8 @@ class PerfLocalOptionsTest {
     void moreIterationsThanTheHeapCanTimeFailBeforeAnyNetworkActivity() throws Exception {
         for (boolean client : new boolean[] {false, true}) {
             try (ServerSocket listening = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
-                List<String> args = new ArrayList<>(List.of("perf", "send_lat", "-d", device, "-n", "2147483647", "--timeout-ms",
-                        "5000", "-p", String.valueOf(client ? listening.getLocalPort() : PerfPair.freePort())));
+                List<String> args = new ArrayList<>(List.of("perf", "send_lat", "-d", DEVICE.name(), "-n", "2147483647",
+                        "--timeout-ms", "5000", "-p", String.valueOf(client ? listening.getLocalPort() : FreeLoopback.tcpPort())));
                 if (client) {
                     args.add("127.0.0.1");
                 }

@@ -3,11 +3,10 @@ package org.jrdma.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.soft.net.ImpairmentSetting;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.jrdma.tools.OwnDevices;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Runs over a network that loses packets (the soft devices' seeded impairment), on two devices:
@@ -15,28 +14,14 @@ import org.junit.jupiter.api.Test;
  * named as the cause, not the flush it leads to.
  */
 class PerfLossTest {
-    private static String server;
-    private static String client;
-
-    @BeforeAll
-    static void ownDevices() throws Exception {
-        String a = PerfPair.deviceSpec("losss");
-        String b = PerfPair.deviceSpec("lossc");
-        server = a.substring(0, a.indexOf('='));
-        client = b.substring(0, b.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, a + "," + b);
-    }
-
-    @AfterAll
-    static void forgetDevices() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICES = new OwnDevices("losss", "lossc");
 
     /** Server and client on a network with {@code impairment} (both directions). */
     private static PerfPair.Result runWith(String impairment, String... args) throws Exception {
         System.setProperty(ImpairmentSetting.PROPERTY, impairment);
         try {
-            return PerfPair.runOn("127.0.0.1", server, client, List.of(), List.of(), args);
+            return PerfPair.runOn("127.0.0.1", DEVICES.server(), DEVICES.client(), List.of(), List.of(), args);
         } finally {
             System.clearProperty(ImpairmentSetting.PROPERTY);
         }
@@ -67,9 +52,9 @@ class PerfLossTest {
     void aFlushedReceiveNamesTheFailureThatFlushedIt() throws Exception {
         PerfPair.Result r = runWith("loss=100%,seed=1", "send_lat", "-n", "20", "--timeout-ms", "3000");
         assertThat(r.client().code()).as(r.toString()).isEqualTo(1);
-        assertThat(r.client().err()).as(r.toString()).isEqualTo("jrdma perf: error: the receive of message 0 was flushed (Work"
-                + " Request Flushed Error (5)): the QP had failed with transport retry counter exceeded (12) for its WR 0: the"
-                + " peer stopped acknowledging — it ended, was killed or stopped, or the path to it is down (EIO)\n");
+        assertThat(r.client().errBesidesRetrying()).as(r.toString()).isEqualTo("jrdma perf: error: the receive of message 0 was"
+                + " flushed (Work Request Flushed Error (5)): the QP had failed with transport retry counter exceeded (12) for its"
+                + " WR 0: the peer stopped acknowledging — it ended, was killed or stopped, or the path to it is down (EIO)\n");
     }
 
     /** A bandwidth sender sees its own failure first; it says what it means. */
@@ -77,7 +62,7 @@ class PerfLossTest {
     void aSenderWhoseRetriesRunOutSaysThePeerStoppedAcknowledging() throws Exception {
         PerfPair.Result r = runWith("loss=100%,seed=1", "write_bw", "-n", "20", "--timeout-ms", "3000");
         assertThat(r.client().code()).as(r.toString()).isEqualTo(1);
-        assertThat(r.client().err()).as(r.toString()).startsWith("jrdma perf: error: the RDMA_WRITE of iteration ")
+        assertThat(r.client().errBesidesRetrying()).as(r.toString()).startsWith("jrdma perf: error: the RDMA_WRITE of iteration ")
                 .endsWith(" failed: transport retry counter exceeded (12): the peer stopped acknowledging — it ended, was killed"
                         + " or stopped, or the path to it is down (EIO)\n");
         assertThat(r.server().code()).as(r.toString()).isEqualTo(1); // its client went away

@@ -1,27 +1,19 @@
 package org.jrdma.tools.perf;
 
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.ToolRun;
 
 /**
  * Runs {@code jrdma perf} as server and client in this JVM, each on its own thread with its own
- * output, both on one soft device of the test's own (a free 127.79.x.y, UDP 4791 free there) and a
- * free TCP port.
+ * output, on soft devices of the test's own ({@link org.jrdma.tools.OwnDevices}) and a free TCP port.
  */
 final class PerfPair {
-    private static final AtomicInteger NEXT = new AtomicInteger((int) (ProcessHandle.current().pid() % 200) * 250);
-
     record Result(ToolRun server, ToolRun client) {
         @Override
         public String toString() {
@@ -30,27 +22,6 @@ final class PerfPair {
     }
 
     private PerfPair() {
-    }
-
-    /** {@code name=127.79.x.y} for the soft provider, with UDP 4791 free on that address. */
-    static String deviceSpec(String name) throws Exception {
-        for (int i = 0; i < 1000; i++) {
-            int n = NEXT.getAndIncrement() % 60000;
-            InetAddress a = InetAddress.getByAddress(new byte[] {127, 79, (byte) (n / 250), (byte) (n % 250 + 1)});
-            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(a, 4791))) {
-                assert probe.isBound();
-                return name + "=" + a.getHostAddress();
-            } catch (SocketException taken) {
-                // the next one
-            }
-        }
-        throw new IllegalStateException("no free 127.79.x.y");
-    }
-
-    static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** Server and client with the same perf arguments; the client connects to 127.0.0.1. */
@@ -80,7 +51,7 @@ final class PerfPair {
      */
     static Result runOn(String host, String serverDevice, String clientDevice, List<String> serverOnly, List<String> clientOnly,
             int timeoutMs, int withinSeconds, String... perfArgs) throws Exception {
-        int port = freePort();
+        int port = FreeLoopback.tcpPort();
         List<String> common = new ArrayList<>(List.of("perf"));
         common.addAll(List.of(perfArgs));
         common.addAll(List.of("-p", String.valueOf(port)));

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.tools.FreeLoopback;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -17,7 +18,7 @@ class PerfProcessesTest {
     @ParameterizedTest
     @CsvSource({"write_bw, -s 4096 -n 200", "send_lat, -n 100"})
     void serverAndClientProcesses(String test, String flags) throws Exception {
-        String port = String.valueOf(PerfPair.freePort());
+        String port = String.valueOf(FreeLoopback.tcpPort());
         List<String> args = new ArrayList<>(List.of("perf", test, "-p", port, "--check"));
         args.addAll(List.of(flags.split(" ")));
         Process server = start(args);
@@ -56,13 +57,16 @@ class PerfProcessesTest {
      * perf -R's server listens on the wildcard address, as perftest, which for soft devices meant
      * opening — holding the UDP port of — every device of its process: a client on another
      * device of the same host then failed with "open_device …: UDP …:4791 is taken". With -d it
-     * listens on that device's address only.
+     * listens on that device's address only. And the client's process may list the server's
+     * device too (the same JRDMA_SOFT_DEVICES on both sides): its connection manager opened every
+     * device to learn their addresses, and failed on the server's the same way.
      */
-    @org.junit.jupiter.api.Test
-    void anRdmaCmServerGivenADeviceLeavesTheOthersToOtherProcesses() throws Exception {
-        String serverDevice = PerfPair.deviceSpec("cms");
-        String clientDevice = PerfPair.deviceSpec("cmc");
-        String port = String.valueOf(PerfPair.freePort());
+    @ParameterizedTest(name = "the client lists the server''s device too: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void anRdmaCmServerGivenADeviceLeavesTheOthersToOtherProcesses(boolean clientListsBoth) throws Exception {
+        String serverDevice = FreeLoopback.deviceSpec("cms");
+        String clientDevice = FreeLoopback.deviceSpec("cmc");
+        String port = String.valueOf(FreeLoopback.tcpPort());
         List<String> args = List.of("perf", "send_bw", "-R", "-n", "200", "--check", "-p", port, "--timeout-ms", "20000");
         List<String> serverArgs = new ArrayList<>(args);
         serverArgs.addAll(List.of("-d", "cms"));
@@ -71,8 +75,8 @@ class PerfProcessesTest {
         java.util.Map<String, String> serverEnv = new java.util.HashMap<>();
         serverEnv.put("JRDMA_SOFT_DEVICES", serverDevice + "," + clientDevice); // the server's process knows both
         Process server = org.jrdma.tools.JrdmaProcess.start(List.of(), serverEnv, serverArgs);
-        Process client = org.jrdma.tools.JrdmaProcess.start(List.of(), java.util.Map.of("JRDMA_SOFT_DEVICES", clientDevice),
-                clientArgs);
+        Process client = org.jrdma.tools.JrdmaProcess.start(List.of(), java.util.Map.of("JRDMA_SOFT_DEVICES",
+                clientListsBoth ? serverDevice + "," + clientDevice : clientDevice), clientArgs);
         try {
             assertThat(client.waitFor(60, TimeUnit.SECONDS)).as("client finished").isTrue();
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("server finished").isTrue();

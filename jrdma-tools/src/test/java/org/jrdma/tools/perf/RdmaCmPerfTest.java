@@ -2,13 +2,15 @@ package org.jrdma.tools.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,24 +21,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * CM answers both), every byte checked.
  */
 class RdmaCmPerfTest {
-    private static String device;
-    private static String address;
-
-    @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("perfcm");
-        device = spec.substring(0, spec.indexOf('='));
-        address = spec.substring(spec.indexOf('=') + 1);
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("perfcm");
 
     private static PerfPair.Result ok(String... args) throws Exception {
-        PerfPair.Result r = PerfPair.runTo(address, device, args);
+        PerfPair.Result r = PerfPair.runTo(DEVICE.address(), DEVICE.name(), args);
         assertThat(r.client().code()).as(r.toString()).isZero();
         assertThat(r.server().code()).as(r.toString()).isZero();
         return r;
@@ -98,7 +87,7 @@ class RdmaCmPerfTest {
     @Test
     void rdmaCmIsForRc() throws Exception {
         for (String type : new String[] {"UC", "UD"}) {
-            ToolRun s = ToolRun.of("perf", "send_bw", "-R", "-c", type, "-d", device);
+            ToolRun s = ToolRun.of("perf", "send_bw", "-R", "-c", type, "-d", DEVICE.name());
             assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
             assertThat(s.err()).contains("--rdma_cm connects RC QPs");
         }
@@ -107,21 +96,77 @@ class RdmaCmPerfTest {
     /**
      * A -R side that finds no peer says which, where and for how long; it said "get_cm_event: no
      * event within 1000 ms" for a server with no client and for a client with no server, and
-     * "expected ESTABLISHED, got REJECTED (status 8)" for a port nobody listens on.
+     * "expected ESTABLISHED, got REJECTED (status 8)" for a port nobody listens on. The client
+     * says once, as the TCP client does, that it tries again and until when; it said nothing.
      */
     @Test
     void aSideWithNoPeerSaysWhatItWaitedFor() throws Exception {
-        int port = PerfPair.freePort();
-        ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700");
+        int port = FreeLoopback.tcpPort();
+        ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
+                "700");
         assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(server.err()).isEqualTo("jrdma perf: error: no client connected to rdma_cm port " + port
                 + " within 700 ms (--timeout-ms) (TIMED_OUT, errno 110)\n");
-        ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "700",
-                address);
+        ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
+                "700", DEVICE.address());
         assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(client.err()).isEqualTo("jrdma perf: error: no rdma_cm server listens on " + address + " port " + port
-                + ": every connect was rejected for 700 ms (--timeout-ms); is the server running with -R on that address and"
-                + " port? (CONNECTION_REFUSED, errno 111)\n");
+        String where = Pattern.quote(DEVICE.address() + ":" + port);
+        assertThat(client.err()).matches("jrdma perf: " + where + " rejected the connection: no rdma_cm server listens there yet;"
+                + " trying again until \\d\\d:\\d\\d:\\d\\d \\(0\\.7 s\\)\n"
+                + "jrdma perf: error: no rdma_cm server listens on " + where + ": every connect was rejected for 700 ms"
+                + " \\(--timeout-ms\\); is the server running with -R on that address and port\\?"
+                + " \\(CONNECTION_REFUSED, errno 111\\)\n");
+    }
+
+    /**
+     * A host with a port in it is refused as the TCP client refuses it, saying that the port goes
+     * in -p — with -R it was resolved as it stood: "invalid IPv6 address literal".
+     */
+    @ParameterizedTest(name = "-R: {0}")
+    @ValueSource(booleans = {true, false})
+    void aHostWithAPortIsToldThatThePortGoesInP(boolean rdmaCm) {
+        for (String host : new String[] {"127.0.0.1:18515", "[::1]:18515"}) {
+            List<String> args = new ArrayList<>(List.of("perf", "write_bw", "-d", DEVICE.name(), "-p", "18515", "--timeout-ms",
+                    "700", host));
+            if (rdmaCm) {
+                args.add("-R");
+            }
+            ToolRun client = ToolRun.of(args);
+            assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(client.err()).isEqualTo("jrdma perf: error: host: \"" + host + "\" carries a port: give the host"
+                    + " alone and the port apart (the tools' -p 18515 " + (host.startsWith("[") ? "::1" : "127.0.0.1") + ")\n");
+        }
+    }
+
+    /**
+     * With -R the peer's end may come as a DISCONNECTED: perftest's kernel destroys a dying
+     * process's ids (a DREQ), and a jrdma side that fails closes its own. A look at the link sees
+     * it without waiting, and keeps it and any other event for the link's own end.
+     */
+    @Test
+    void aLookSeesThatThePeerDisconnected() throws Exception {
+        int port = FreeLoopback.tcpPort();
+        PerfConfig server = new PerfConfig(PerfTest.SEND_BW, null, DEVICE.name(), port, 64, false, false, 10, 0, 1, false,
+                false, 0, null, 0, 128, 512, 100, 16, org.jrdma.verbs.QpType.RC, AtomicType.FETCH_AND_ADD, false, null, false,
+                false, java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(20), 0, true);
+        PerfConfig client = new PerfConfig(PerfTest.SEND_BW, DEVICE.address(), DEVICE.name(), port, 64, false, false, 10, 0, 1,
+                false, false, 0, null, 0, 128, 512, 100, 16, org.jrdma.verbs.QpType.RC, AtomicType.FETCH_AND_ADD, false, null,
+                false, false, java.time.Duration.ofSeconds(20), java.time.Duration.ofSeconds(20), 0, true);
+        java.net.InetAddress address = java.net.InetAddress.getByName(DEVICE.address());
+        java.util.concurrent.CompletableFuture<RdmaCmLink> accepted = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> RdmaCmLink.open(server, address, () -> { }, line -> { }));
+        RdmaCmLink near = RdmaCmLink.open(client, address, () -> { }, line -> { });
+        try (RdmaCmLink far = accepted.get(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            assertThat(far.peerDisconnected()).as("connected, nobody has gone").isFalse();
+            near.close(); // its ids are destroyed: a DREQ, as the kernel sends for a dying perftest
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+            while (!far.pipe().peerClosed()) {
+                assertThat(System.nanoTime()).as("no DISCONNECTED within 20 s").isLessThan(deadline);
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // a poll of the condition
+            }
+        } finally {
+            near.close();
+        }
     }
 
     private static String line(String out, String prefix) {

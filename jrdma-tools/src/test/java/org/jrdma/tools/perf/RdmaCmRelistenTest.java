@@ -16,7 +16,7 @@ import org.jrdma.cm.CmId;
 import org.jrdma.cm.ConnParam;
 import org.jrdma.cm.EventChannel;
 import org.jrdma.cm.wire.PortSpace;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.QpCap;
@@ -24,9 +24,9 @@ import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.QueuePair;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * How perftest's {@code -R} connects its test QPs, which jrdma's own client and server do not
@@ -45,20 +45,15 @@ import org.junit.jupiter.api.Test;
 class RdmaCmRelistenTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
     private static final ConnParam PARAM = ConnParam.defaults().resources(1, 1).retries(7, 7);
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("relisten");
     private static String device;
     private static InetAddress address;
 
     @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("relisten");
-        device = spec.substring(0, spec.indexOf('='));
-        address = InetAddress.getByName(spec.substring(spec.indexOf('=') + 1));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
+    static void deviceAddress() throws Exception {
+        device = DEVICE.name();
+        address = InetAddress.getByName(DEVICE.address());
     }
 
     private static PerfConfig config(String host, int port, int qps) {
@@ -93,9 +88,9 @@ class RdmaCmRelistenTest {
             first.bindAddr(new InetSocketAddress(address, port));
             first.listen(1);
             CompletableFuture<RdmaCmLink> opening = CompletableFuture.supplyAsync(
-                    () -> RdmaCmLink.open(config(address.getHostAddress(), port, 1), address, () -> { }));
+                    () -> RdmaCmLink.open(config(address.getHostAddress(), port, 1), address, () -> { }, line -> { }));
             CmId exchange = event(ch, CmEventType.CONNECT_REQUEST).id();
-            CmPipe pipe = new CmPipe(exchange);
+            CmPipe pipe = new CmPipe(exchange, () -> false);
             exchange.accept(ConnParam.defaults().resources(0, 0).retries(7, 7));
             event(ch, CmEventType.ESTABLISHED);
             first.close(); // ... destroyed once its connection is accepted
@@ -133,8 +128,8 @@ class RdmaCmRelistenTest {
         int port = port(2);
         InetSocketAddress server = new InetSocketAddress(address, port);
         CompletableFuture<RdmaCmLink> listening = CompletableFuture.supplyAsync(
-                () -> RdmaCmLink.open(config(null, port, 2), address, () -> { }));
-        try (RdmaCmLink client = RdmaCmLink.open(config(address.getHostAddress(), port, 2), address, () -> { });
+                () -> RdmaCmLink.open(config(null, port, 2), address, () -> { }, line -> { }));
+        try (RdmaCmLink client = RdmaCmLink.open(config(address.getHostAddress(), port, 2), address, () -> { }, line -> { });
                 RdmaCmLink serving = listening.get(30, TimeUnit.SECONDS);
                 EventChannel ch = EventChannel.create()) {
             // perftest's client: both test QPs resolved, then both connects sent before any answer

@@ -3,11 +3,10 @@ package org.jrdma.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.foreign.ValueLayout;
-import org.jrdma.soft.SoftDeviceDiscovery;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.Verbs;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,26 +21,16 @@ class TargetCheckTest {
     private static final int SIZE = 16384;
     private static final int MTU = 4096;
     private static final int SALT = DataPattern.CLIENT_SALT;
-    private static String device;
 
-    @BeforeAll
-    static void ownDevice() throws Exception {
-        String spec = PerfPair.deviceSpec("tcheck");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterAll
-    static void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    static final OwnDevices DEVICE = new OwnDevices("tcheck");
 
     /** 1000 WRITEs of 16 KiB cycle through 64 slots (1 MiB): slot x last got WRITE x + 15 × 64 (x < 40) or x + 14 × 64. */
     private static final long WRITES = 1000;
 
     private static PerfResources resources(QpType type) {
         PerfConfig c = TablesTest.config(PerfTest.WRITE_BW, null, false, type, AtomicType.FETCH_AND_ADD).withSize(SIZE);
-        return new PerfResources(Verbs.device(device).open(), c, PerfBuffer.allocate(SIZE, false, 1), 16, 1, 0);
+        return new PerfResources(Verbs.device(DEVICE.name()).open(), c, PerfBuffer.allocate(SIZE, false, 1), 16, 1, 0);
     }
 
     private static int slots() {

@@ -20,12 +20,13 @@ class RcEndpointFailureTest {
         // it said "completion failed: transport retry counter exceeded (12) for wr_id 17"
         assertThat(RcEndpoint.failed("client", wc(RcEndpoint.SEND_WR_ID | 17, WcStatus.RETRY_EXC_ERR)))
                 .hasMessage("client: the send of message 17 failed: transport retry counter exceeded (12): the peer stopped"
-                        + " acknowledging (it exited, is stopped, or the path is down) (EIO)");
+                        + " acknowledging — it ended, was killed or stopped, or the path to it is down (EIO)");
         assertThat(RcEndpoint.failed("server", wc(RcEndpoint.SEND_WR_ID | 3, WcStatus.RNR_RETRY_EXC_ERR)))
-                .hasMessageContaining("the send of message 3 failed: RNR retry counter exceeded (13): the peer posted no receive");
+                .hasMessage("server: the send of message 3 failed: RNR retry counter exceeded (13): the peer had no receive posted (EIO)");
         assertThat(RcEndpoint.failed("server", wc(0, WcStatus.REM_INV_REQ_ERR))) // -m 4096 against -m 256
-                .hasMessage("server: receive 0 failed: remote invalid request error (9): both sides need the same -s and -m (EIO)");
+                .hasMessage("server: receive 0 failed: remote invalid request error (9): the peer refused the request (do both sides"
+                        + " run the same -s and -m?) (EIO)");
         assertThat(RcEndpoint.failed("server", wc(40, WcStatus.WR_FLUSH_ERR)))
-                .hasMessage("server: receive 40 failed: Work Request Flushed Error (5) (EIO)");
+                .hasMessage("server: receive 40 failed: Work Request Flushed Error (5): the QP had failed before (EIO)");
     }
 }

@@ -8,32 +8,17 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code jrdma rping} in this JVM (server and client on one soft device), its flags, and its wire formats. */
 class RpingCommandTest {
-    private String address;
-
-    private static final java.util.concurrent.atomic.AtomicInteger SEQ = new java.util.concurrent.atomic.AtomicInteger();
-
-    @BeforeEach
-    void ownDevice() throws Exception {
-        // A fresh device name per test: the CM remembers a device's address by its name.
-        String spec = FreeLoopback.deviceSpec("rp" + SEQ.incrementAndGet());
-        address = spec.substring(spec.indexOf('=') + 1);
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterEach
-    void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    final OwnDevices device = OwnDevices.perTest("rp"); // a fresh name per test: the CM remembers an address by its name
 
     /**
      * A client run, repeated while it is REJECTED: the server thread may not listen yet, and a
@@ -52,8 +37,8 @@ class RpingCommandTest {
 
     @Test
     void serverAndClientInOneProcessValidateEveryPingOfALargerBuffer() throws Exception {
-        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7201", "-S", "5000"));
-        ToolRun client = clientOnceListening("rping", "-c", "-a", address, "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", device.address(), "-p", "7201", "-S", "5000"));
+        ToolRun client = clientOnceListening("rping", "-c", "-a", device.address(), "-p", "7201", "-C", "20", "-S", "5000", "-V", "-d");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(client.code()).as(client.out() + client.err() + " | server: " + s.out() + s.err()).isZero();
         assertThat(s.code()).as(s.err()).isZero();
@@ -63,8 +48,8 @@ class RpingCommandTest {
 
     @Test
     void aClientWithALargerBufferThanTheServersIsRefusedClearly() throws Exception {
-        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7204"));
-        ToolRun client = clientOnceListening("rping", "-c", "-a", address, "-p", "7204", "-C", "1", "-S", "100");
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", device.address(), "-p", "7204"));
+        ToolRun client = clientOnceListening("rping", "-c", "-a", device.address(), "-p", "7204", "-C", "1", "-S", "100");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
         assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(s.err()).contains("the client's buffer is 100 bytes, this server's is 64: give both sides the same -S");
@@ -75,13 +60,13 @@ class RpingCommandTest {
 
     @Test
     void aClientOfAPortNobodyListensOnIsRejected() throws Exception {
-        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", address, "-p", "7202"));
-        ToolRun client = ToolRun.of("rping", "-c", "-a", address, "-p", "7203", "-C", "1");
+        CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", device.address(), "-p", "7202"));
+        ToolRun client = ToolRun.of("rping", "-c", "-a", device.address(), "-p", "7203", "-C", "1");
         assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
-        assertThat(client.err()).contains("rping: nobody listens on " + address + ":7203 (REJECTED, reason 8 INVALID_SERVICE_ID):"
+        assertThat(client.err()).contains("rping: nobody listens on " + device.address() + ":7203 (REJECTED, reason 8 INVALID_SERVICE_ID):"
                 + " start the server first (jrdma rping -s), or check -a and -p");
         // The server still serves a proper client afterwards.
-        ToolRun ok = clientOnceListening("rping", "-c", "-a", address, "-p", "7202", "-C", "3", "-V");
+        ToolRun ok = clientOnceListening("rping", "-c", "-a", device.address(), "-p", "7202", "-C", "3", "-V");
         assertThat(ok.code()).as(ok.err()).isZero();
         assertThat(server.get(60, TimeUnit.SECONDS).code()).isZero();
     }
@@ -104,9 +89,9 @@ class RpingCommandTest {
     @Test
     void aServerThatDisconnectsEndsAForeverClientCleanlyAndACountedOneWithTheCountReached() throws Exception {
         for (String count : List.of("0", "1000000000")) {
-            BackgroundRun server = BackgroundRun.start("rping", "-s", "-P", "-a", address, "-p", "0", "-d");
+            BackgroundRun server = BackgroundRun.start("rping", "-s", "-P", "-a", device.address(), "-p", "0", "-d");
             int port = server.listeningPort();
-            BackgroundRun client = BackgroundRun.start("rping", "-c", "-a", address, "-p", "" + port, "-C", count, "-V");
+            BackgroundRun client = BackgroundRun.start("rping", "-c", "-a", device.address(), "-p", "" + port, "-C", count, "-V");
             server.awaitOut("the client's session", o -> o.contains("established"));
             server.stop();
             ToolRun c = client.awaitEnd();
@@ -157,7 +142,7 @@ class RpingCommandTest {
         ToolRun r = ToolRun.of("rping", "-c", "-a", "::1", "-C", "1");
         assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(r.err().lines()).as(r.err()).hasSize(1);
-        assertThat(r.err()).contains("no IPv6 soft device to reach ::1 (there are rp").contains(address)
+        assertThat(r.err()).contains("no IPv6 soft device to reach ::1 (there are rp").contains(device.address())
                 .contains("JRDMA_SOFT_DEVICES=NAME=::1").contains("NO_DEVICE, errno 19").doesNotContain("TIMED_OUT");
     }
 
@@ -167,8 +152,8 @@ class RpingCommandTest {
         ToolRun s = ToolRun.of("rping", "-s", "-a", "::1", "-p", "0");
         assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(s.err()).startsWith("jrdma rping: error: bind_addr: no soft device has address ::1 (there are rp")
-                .contains(address).contains("make one with JRDMA_SOFT_DEVICES=NAME=::1");
-        ToolRun c = ToolRun.of("rping", "-c", "-a", address, "-I", "192.0.2.9", "-C", "1");
+                .contains(device.address()).contains("make one with JRDMA_SOFT_DEVICES=NAME=::1");
+        ToolRun c = ToolRun.of("rping", "-c", "-a", device.address(), "-I", "192.0.2.9", "-C", "1");
         assertThat(c.code()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(c.err()).contains("resolve_addr: no soft device has source address 192.0.2.9 (there are rp");
     }

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.jrdma.soft.SoftDeviceDiscovery;
-import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * rping's server against clients that come while another is served, die, go quiet or leave
@@ -21,17 +19,9 @@ import org.junit.jupiter.api.Test;
  * its one client, refuses the rest, and ends with that client's outcome.
  */
 class RpingServerTest {
-    private static final AtomicInteger SEQ = new AtomicInteger();
-    private String address;
+    @RegisterExtension
+    final OwnDevices device = OwnDevices.perTest("rs"); // a fresh name per test: the CM remembers an address by its name
     private final List<BackgroundRun> servers = new ArrayList<>();
-
-    @BeforeEach
-    void ownDevice() throws Exception {
-        // A fresh device name per test: the CM remembers a device's address by its name.
-        String spec = FreeLoopback.deviceSpec("rs" + SEQ.incrementAndGet());
-        address = spec.substring(spec.indexOf('=') + 1);
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
 
     @AfterEach
     void stopServers() throws Exception {
@@ -40,12 +30,11 @@ class RpingServerTest {
                 s.stop();
             }
         }
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
     }
 
     /** {@code rping -s -d -p 0 …} on this test's device; returns once it listens. */
     private BackgroundRun server(String... flags) {
-        List<String> args = new ArrayList<>(List.of("rping", "-s", "-a", address, "-p", "0", "-d"));
+        List<String> args = new ArrayList<>(List.of("rping", "-s", "-a", device.address(), "-p", "0", "-d"));
         args.addAll(List.of(flags));
         BackgroundRun s = BackgroundRun.start(args.toArray(String[]::new));
         servers.add(s);
@@ -54,7 +43,7 @@ class RpingServerTest {
     }
 
     private ToolRun client(BackgroundRun server, String... flags) {
-        List<String> args = new ArrayList<>(List.of("rping", "-c", "-a", address, "-p", "" + server.listeningPort(), "-V", "-d"));
+        List<String> args = new ArrayList<>(List.of("rping", "-c", "-a", device.address(), "-p", "" + server.listeningPort(), "-V", "-d"));
         args.addAll(List.of(flags));
         return ToolRun.of(args);
     }
@@ -84,7 +73,7 @@ class RpingServerTest {
     @Test
     void aSecondClientIsServedWhileTheFirstIsConnectedAndTheFirstCarriesOn() throws Exception {
         BackgroundRun s = server("-P");
-        try (ScriptedClient first = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient first = new ScriptedClient(device.address(), s.listeningPort())) {
             assertThat(first.ping()).isTrue();
             ToolRun second = client(s, "-C", "3");
             assertThat(second.code()).as(second + "\nserver:\n" + s).isZero();
@@ -102,7 +91,7 @@ class RpingServerTest {
     @Test
     void withoutPASecondClientIsRefusedAsBusyAndTheFirstCarriesOn() throws Exception {
         BackgroundRun s = server();
-        try (ScriptedClient first = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient first = new ScriptedClient(device.address(), s.listeningPort())) {
             assertThat(first.ping()).isTrue();
             ToolRun second = client(s, "-C", "3");
             assertThat(second.code()).isEqualTo(Main.EXIT_FAILURE);
@@ -120,7 +109,7 @@ class RpingServerTest {
     @Test
     void aPersistentServerRefusesARequestBeyondMaxClientsAndTakesOneWhenASlotIsFree() throws Exception {
         BackgroundRun s = server("-P", "--max-clients", "1");
-        try (ScriptedClient first = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient first = new ScriptedClient(device.address(), s.listeningPort())) {
             ToolRun second = client(s, "-C", "3");
             assertThat(second.code()).isEqualTo(Main.EXIT_FAILURE);
             assertThat(second.err()).contains("rping server busy: it serves 1 clients at once (--max-clients)");
@@ -138,15 +127,16 @@ class RpingServerTest {
      * --timeout-ms if that comes first), or both were answered before the QP went and the server
      * then waits for a RECV that never comes (--timeout-ms).
      */
-    private static final String DIED = "(RDMA_READ|SEND) completion failed: transport retry counter exceeded: the client stopped"
-            + " answering \\(killed or stopped\\?\\)|no (RDMA_READ|SEND) completion within 6000 ms: the client did not answer"
+    private static final String DIED = "(RDMA_READ|SEND) completion failed: transport retry counter exceeded \\(12\\): the client"
+            + " stopped acknowledging — it ended, was killed or stopped, or the path to it is down"
+            + "|no (RDMA_READ|SEND) completion within 6000 ms: the client did not answer"
             + "|no RECV completion within 6000 ms: the client went quiet";
 
     /** The second case: a client that dies ("retry counter exceeded" escaped and ended the server). */
     @Test
     void aClientWhoseQpIsGoneIsReportedAndTheNextIsServed() throws Exception {
         BackgroundRun s = server("-P", "--timeout-ms", "6000");
-        try (ScriptedClient lost = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient lost = new ScriptedClient(device.address(), s.listeningPort())) {
             assertThat(lost.ping()).isTrue();
             lost.advertiseStartBuffer(); // the server READs it, from a QP that is no more
             lost.loseQp();
@@ -162,7 +152,7 @@ class RpingServerTest {
     @Test
     void withoutPAClientWhoseQpIsGoneFailsTheServerInOneLine() throws Exception {
         BackgroundRun s = server("--timeout-ms", "6000");
-        try (ScriptedClient lost = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient lost = new ScriptedClient(device.address(), s.listeningPort())) {
             assertThat(lost.ping()).isTrue();
             lost.advertiseStartBuffer();
             lost.loseQp();
@@ -177,7 +167,7 @@ class RpingServerTest {
     @Test
     void aClientThatNeverSendsHoldsUpNobodyAndIsDroppedAfterTheTimeout() throws Exception {
         BackgroundRun s = server("-P", "--timeout-ms", "3000");
-        try (ScriptedClient quiet = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient quiet = new ScriptedClient(device.address(), s.listeningPort())) {
             ToolRun other = client(s, "-C", "3");
             assertThat(other.code()).as(other + "\nserver:\n" + s).isZero();
             s.awaitErr("the quiet client dropped", e -> e.contains("; the server (-P) goes on"));
@@ -192,7 +182,7 @@ class RpingServerTest {
     @Test
     void aClientThatDisconnectsMidPingEndsItsSessionCleanly() throws Exception {
         BackgroundRun s = server();
-        try (ScriptedClient leaving = new ScriptedClient(address, s.listeningPort())) {
+        try (ScriptedClient leaving = new ScriptedClient(device.address(), s.listeningPort())) {
             assertThat(leaving.ping()).isTrue();
             leaving.advertiseStartBuffer();
             leaving.disconnect();
