@@ -598,6 +598,9 @@ public final class SoftHca {
     private void run() {
         int idle = 0;
         while (running) {
+            // What an impairment holds back leaves when due, not at the engine's next pass: the
+            // application's thread may sit preempted in the middle of its pass, holding the engine.
+            long due = datagrams.releaseDue();
             long quiet = System.nanoTime() - lastAppProgressNanos;
             if (quiet < APP_ACTIVE_NANOS) {
                 // The application's own polls drive the engine; stay off the cores until it has
@@ -608,7 +611,7 @@ public final class SoftHca {
                     doWork();
                 } else {
                     java.util.concurrent.locks.LockSupport.parkNanos(
-                            ackWaiting ? ACK_HOLD_NANOS - quiet : APP_ACTIVE_NANOS - quiet);
+                            Math.min(due, ackWaiting ? ACK_HOLD_NANOS - quiet : APP_ACTIVE_NANOS - quiet));
                 }
                 idle = 0;
                 continue;

@@ -41,10 +41,18 @@ class FloodDegradationTest {
     private static final int VICTIM_SIZE = 4096;
     private static final int ATTACK_SIZE = 65536;
     private static final int WINDOW = 16;
+    /**
+     * 4.096 µs × 2^18 ≈ 1.07 s a try, 8.6 s before RETRY_EXC_ERR. Nothing is lost on loopback;
+     * what the timer meets is the flood itself: 8 MiB of attack WRITEs queue in the device's one
+     * socket ahead of each victim request and again ahead of its ACK, and on a loaded machine,
+     * where the engine gets a fraction of a core, that took longer than timeout 14's 537 ms
+     * budget — the victim ended in RETRY_EXC_ERR, and its go-back-N added to the queue.
+     */
+    private static final int TIMEOUT = 18;
 
     @Test
     void sec32AVictimKeepsItsShareWhileAttackersFloodWrites() throws Exception {
-        try (RcPair p = new RcPair(FreshDevices.fresh("sec32"), Mtu.MTU_1024, 14, 7, 7, 1, 1 << 20, RcPair.REMOTE_ALL,
+        try (RcPair p = new RcPair(FreshDevices.fresh("sec32"), Mtu.MTU_1024, TIMEOUT, 7, 7, 1, 1 << 20, RcPair.REMOTE_ALL,
                 RcPair.REMOTE_ALL, 1); Arena arena = Arena.ofShared()) {
             MemorySegment big = arena.allocate(ATTACK_SIZE * 2L, 64);
             MemoryRegion bigMr = p.pd.registerMemory(big, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
@@ -150,6 +158,6 @@ class FloodDegradationTest {
         qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(RcPair.REMOTE_ALL));
         qp.modify(new QpAttr().state(QpState.RTR).pathMtu(Mtu.MTU_1024).destQpNum(remote).rqPsn(0x40).maxDestRdAtomic(1)
                 .minRnrTimer(1).ahAttr(AhAttr.roce(p.ctx.queryGid(1, 0), 0, 1)));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0x40).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1));
+        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0x40).timeout(TIMEOUT).retryCnt(7).rnrRetry(7).maxRdAtomic(1));
     }
 }

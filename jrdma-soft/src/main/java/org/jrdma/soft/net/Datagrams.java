@@ -27,6 +27,19 @@ public interface Datagrams extends AutoCloseable {
     /** Ends an {@link #await} early (from any thread). */
     void wakeup();
 
+    /**
+     * Sends now whatever this channel holds back that is due (an impairment's delayed and
+     * reordered packets) and returns the nanoseconds until the next one is due, or
+     * {@link Long#MAX_VALUE} when nothing is held. {@link #send}, {@link #receive} and
+     * {@link #await} do the same as they pass; this is for a thread that runs none of them —
+     * the device thread while the application drives the engine — so that a held packet
+     * leaves when due even while no engine pass runs. Never blocks, from any thread; a plain
+     * socket holds nothing.
+     */
+    default long releaseDue() {
+        return Long.MAX_VALUE;
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -35,8 +35,11 @@ import java.util.function.LongSupplier;
  * Held packets are copies (the engine reuses its buffer) in a queue of bounded size; a packet
  * that finds the queue full is lost and counted ({@code overflow_dropped}). Nothing has a
  * thread of its own: due packets go out on the next {@link #send}, {@link #receive} (which the
- * engine calls on every pass) or {@link #await}, and await never sleeps past the next due
- * packet.
+ * engine calls on every pass), {@link #await} — which never sleeps past the next due packet —
+ * or {@link #releaseDue}, which the device thread calls while it stands aside for the
+ * application: a packet held 2 ms leaves after 2 ms even when the thread that drives the
+ * engine is preempted in the middle of its pass (on a loaded machine that lasted up to 100 ms,
+ * and a ping-pong's held SENDs and ACKs turned into local ACK timeouts).
  *
  * <h2>Replay</h2>
  * Every decision comes from one {@link SplittableRandom} seeded with {@link Impairment#seed()},
@@ -69,6 +72,8 @@ public final class ImpairedDatagrams implements Datagrams {
     public static final int DEFAULT_QUEUE_CAPACITY = 1024;
     /** The UDP selector sleeps in whole milliseconds; shorter waits for a due packet park instead. */
     private static final long SELECT_RESOLUTION_NANOS = 1_000_000L;
+    /** How soon {@link #releaseDue} wants to be called again when another thread held the queue. */
+    private static final long RELEASE_RETRY_NANOS = 100_000L;
 
     private final Datagrams inner;
     private final Impairment impairment;
@@ -259,6 +264,32 @@ public final class ImpairedDatagrams implements Datagrams {
             }
         }
         inner.await(wait);
+    }
+
+    /**
+     * Sends what is due (the lock-free check first: most calls find nothing due). It never
+     * waits for the lock: whoever holds it is sending or releasing already.
+     */
+    @Override
+    public long releaseDue() {
+        if (heldPublished == 0) {
+            return Long.MAX_VALUE;
+        }
+        long untilDue = nextDueNanos - nanoClock.getAsLong();
+        if (untilDue > 0) {
+            return untilDue;
+        }
+        if (!lock.tryLock()) {
+            return RELEASE_RETRY_NANOS;
+        }
+        try {
+            long now = nanoClock.getAsLong();
+            release(now);
+            publish();
+            return heldCount == 0 ? Long.MAX_VALUE : Math.max(0, nextDueNanos - now);
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -465,19 +496,6 @@ public final class ImpairedDatagrams implements Datagrams {
         }
         nextDueNanos = earliest;
         heldPublished = heldCount; // written after nextDueNanos, read before it
-    }
-
-    private void releaseDue() {
-        if (heldPublished == 0 || nanoClock.getAsLong() - nextDueNanos < 0) {
-            return;
-        }
-        lock.lock();
-        try {
-            release(nanoClock.getAsLong());
-        } finally {
-            publish();
-            lock.unlock();
-        }
     }
 
     private void parkBriefly(long nanos) {
