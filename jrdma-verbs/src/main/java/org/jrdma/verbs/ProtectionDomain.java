@@ -1,6 +1,8 @@
 package org.jrdma.verbs;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /** {@code struct ibv_pd}: memory regions and queue pairs belong to one and only meet inside it. */
 public interface ProtectionDomain extends AutoCloseable {
@@ -11,6 +13,29 @@ public interface ProtectionDomain extends AutoCloseable {
      * {@code access} is a set of {@link AccessFlags}; remote write or atomic needs LOCAL_WRITE.
      */
     MemoryRegion registerMemory(MemorySegment segment, int access);
+
+    /**
+     * ibv_reg_mr over a segment of {@code arena}, tied to it: closing the arena deregisters the
+     * region first, before its memory is freed, so a NIC can never write into freed memory. This
+     * is the form for memory of an arena the program closes (such as {@link Arena#ofShared()});
+     * the native provider refuses such a segment in the two-argument
+     * form (the soft provider, which reaches memory only through the segment, takes both).
+     * Closing the region earlier is fine; the arena's close then finds it closed.
+     *
+     * @throws VerbsException EINVAL when the segment is not one of {@code arena}'s
+     */
+    default MemoryRegion registerMemory(MemorySegment segment, int access, Arena arena) {
+        Objects.requireNonNull(arena, "arena");
+        if (!segment.scope().equals(arena.scope())) {
+            throw new VerbsException(Errno.EINVAL, "reg_mr: the segment is not one of the arena's (register it with"
+                    + " the arena that allocated it, so that closing that arena deregisters it first)");
+        }
+        MemoryRegion mr = registerMemory(segment, access);
+        // Cleanups run in reverse order of registration: this one, added after the allocation's
+        // own, runs before the memory is freed.
+        MemorySegment.NULL.reinterpret(arena, unused -> mr.close());
+        return mr;
+    }
 
     /** ibv_create_qp: the QP starts in RESET with a random QPN. */
     QueuePair createQp(QpInitAttr initAttr);
