@@ -144,6 +144,11 @@ public final class ProviderChoice {
         return mode;
     }
 
+    /** Where the mode came from, as {@code JRDMA_PROVIDER=soft} or {@code jrdma.provider=soft}; null for the default. */
+    public String setting() {
+        return setting;
+    }
+
     /** Asks the providers for their devices, as the mode says. */
     public Choice choose() {
         return switch (mode) {
