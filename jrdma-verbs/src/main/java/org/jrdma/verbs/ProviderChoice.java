@@ -174,7 +174,7 @@ public final class ProviderChoice {
         } else {
             try {
                 if (!nat.isAvailable()) {
-                    whyNot = nat.unavailabilityCause();
+                    whyNot = cause(nat);
                 } else {
                     List<Device> devices = nat.devices();
                     if (!devices.isEmpty()) {
@@ -216,9 +216,15 @@ public final class ProviderChoice {
                     + " to the class path, or choose " + (name.equals(SOFT) ? "auto or native" : "auto or soft") + ")");
         }
         if (!p.isAvailable()) {
-            throw new VerbsException(Errno.ENODEV, p.unavailabilityCause());
+            throw new VerbsException(Errno.ENODEV, cause(p));
         }
         return p;
+    }
+
+    /** Its unavailabilityCause(), never null: a null would read as "native is in use". */
+    private static String cause(Provider p) {
+        String cause = p.unavailabilityCause();
+        return cause != null ? cause : "the " + p.name() + " provider is unavailable and gives no cause";
     }
 
     private Provider named(String name) {

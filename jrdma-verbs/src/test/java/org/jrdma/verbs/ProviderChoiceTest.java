@@ -42,6 +42,30 @@ class ProviderChoiceTest {
     }
 
     @Test
+    void anUnavailableProviderWithoutACauseIsStillSaidToBeUnavailable() {
+        Provider silent = new Provider() {
+            @Override
+            public String name() {
+                return "native";
+            }
+
+            @Override
+            public List<Device> devices() {
+                return List.of();
+            }
+
+            @Override
+            public boolean isAvailable() {
+                return false;
+            }
+        };
+        assertThat(choice(Mode.AUTO, null, silent, soft).choose().nativeLine())
+                .isEqualTo("native: not in use: the native provider is unavailable and gives no cause");
+        assertThatThrownBy(() -> choice(Mode.NATIVE, "JRDMA_PROVIDER=native", silent).choose())
+                .hasMessageContaining("the native provider is unavailable and gives no cause");
+    }
+
+    @Test
     void aNativeProviderThatThrowsDoesNotBreakSoft() {
         ProviderChoice.Choice c = choice(Mode.AUTO, null, broken, soft).choose();
         assertThat(c.devices()).extracting(Device::name).containsExactly("soft_lo");
