@@ -77,6 +77,21 @@ class ProviderOptionTest {
     }
 
     @Test
+    void aProviderThatThrowsIsReportedAndBreaksNoOther() {
+        System.setProperty(ThrowingProvider.PROPERTY, "its device list failed on purpose");
+        try {
+            ToolRun r = ToolRun.of("devices");
+            assertThat(r.code()).as(r.toString()).isZero();
+            assertThat(r.out()).contains(DEVICES.name()).contains("native: not in use: " + MISSING);
+            assertThat(r.err()).isEqualTo("jrdma devices: provider passed over: throwing: its device list failed on purpose\n");
+            ToolRun demo = ToolRun.of("demo", "-d", DEVICES.name(), "-n", "5");
+            assertThat(demo.code()).as(demo.toString()).isZero();
+        } finally {
+            System.clearProperty(ThrowingProvider.PROPERTY);
+        }
+    }
+
+    @Test
     void anUnknownProviderIsAUsageErrorNamingTheThree() {
         ToolRun r = ToolRun.of("devices", "--provider", "rxe");
         assertThat(r.code()).isEqualTo(Main.EXIT_USAGE);
