@@ -31,8 +31,8 @@ public final class Main implements Runnable {
      */
     @CommandLine.Option(names = "--provider", paramLabel = "auto|soft|native", scope = CommandLine.ScopeType.INHERIT,
             converter = ProviderMode.class,
-            description = {"Whose devices to use: auto (native's when there are any, else soft's), soft or native;",
-                    "overrides JRDMA_PROVIDER for this run (default: JRDMA_PROVIDER, else auto)."})
+            description = "Whose devices to use: auto (native's when there are any, else soft's), soft or native;"
+                    + " overrides JRDMA_PROVIDER for this run (default: JRDMA_PROVIDER, else auto).")
     void provider(ProviderChoice.Mode mode) {
         System.setProperty(ProviderChoice.PROPERTY, mode.text());
     }
