@@ -1,6 +1,7 @@
 package org.jrdma.verbs;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.ServiceConfigurationError;
@@ -128,16 +129,34 @@ public final class ProviderChoice {
         }
         boolean set = text != null && !text.isBlank();
         Mode mode = set ? Mode.parse(text, where) : Mode.AUTO;
-        List<Provider> found = new ArrayList<>();
-        List<String> unloadable = new ArrayList<>();
-        for (ServiceLoader.Provider<Provider> p : ServiceLoader.load(Provider.class).stream().toList()) {
-            try {
-                found.add(p.get());
-            } catch (ServiceConfigurationError e) { // a provider whose constructor fails must not hide the others
-                unloadable.add(p.type().getName() + " could not be loaded: " + describe(e.getCause() != null ? e.getCause() : e));
+        return new ProviderChoice(mode, set ? where + "=" + text.strip() : null, Loaded.PROVIDERS, Loaded.UNLOADABLE);
+    }
+
+    /**
+     * The providers on the class path, loaded once: a provider's availability is "cheap after
+     * the first call" only for the same instance (the native one dlopens libibverbs to know).
+     */
+    private static final class Loaded {
+        static final List<Provider> PROVIDERS = new ArrayList<>();
+        static final List<String> UNLOADABLE = new ArrayList<>();
+
+        static {
+            // A provider whose class or constructor fails must not hide the others: after an
+            // error the iterator goes on to the next (ServiceLoader's "best effort"), bounded
+            // here in case it does not.
+            Iterator<Provider> it = ServiceLoader.load(Provider.class).iterator();
+            for (int errors = 0; errors < 16; ) {
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    PROVIDERS.add(it.next());
+                } catch (ServiceConfigurationError e) {
+                    errors++;
+                    UNLOADABLE.add(describe(e) + (e.getCause() == null ? "" : ": " + describe(e.getCause())));
+                }
             }
         }
-        return new ProviderChoice(mode, set ? where + "=" + text.strip() : null, found, unloadable);
     }
 
     public Mode mode() {
