@@ -56,11 +56,16 @@ public final class ProviderChoice {
      * @param devices        the devices offered
      * @param nativeNotInUse why none of them is native's (one line), or null when they are
      * @param failures       providers passed over because they threw, as {@code name: message}
+     * @param leftOut        whose devices auto left out beside native's, and how to get them; or null
      */
-    public record Choice(List<Device> devices, String nativeNotInUse, List<String> failures) {
+    public record Choice(List<Device> devices, String nativeNotInUse, List<String> failures, String leftOut) {
         public Choice {
             devices = List.copyOf(devices);
             failures = List.copyOf(failures);
+        }
+
+        public Choice(List<Device> devices, String nativeNotInUse, List<String> failures) {
+            this(devices, nativeNotInUse, failures, null);
         }
 
         /** The device named {@code name}, or the first when {@code name} is null; ENODEV naming what there is. */
@@ -93,6 +98,9 @@ public final class ProviderChoice {
             List<String> notes = new ArrayList<>(failures);
             if (nativeNotInUse != null) {
                 notes.addFirst(nativeLine());
+            }
+            if (leftOut != null) {
+                notes.add(leftOut);
             }
             return notes;
         }
@@ -196,8 +204,10 @@ public final class ProviderChoice {
                     whyNot = cause(nat);
                 } else {
                     List<Device> devices = nat.devices();
-                    if (!devices.isEmpty()) {
-                        return new Choice(devices, null, List.of());
+                    if (!devices.isEmpty()) { // -d soft_lo on a host with a NIC must say where soft_lo went
+                        String leftOut = named(SOFT) == null ? null : "auto offers native's devices while there are any;"
+                                + " for soft's, JRDMA_PROVIDER=soft (a tool's --provider soft)";
+                        return new Choice(devices, null, List.of(), leftOut);
                     }
                     whyNot = "the native provider found no RDMA device";
                 }

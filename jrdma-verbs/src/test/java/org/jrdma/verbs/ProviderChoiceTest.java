@@ -28,6 +28,9 @@ class ProviderChoiceTest {
         assertThat(c.nativeNotInUse()).isNull();
         assertThat(c.nativeLine()).isNull();
         assertThat(c.device(null).name()).isEqualTo("mlx5_0");
+        assertThatThrownBy(() -> c.device("soft_lo")).isInstanceOf(VerbsException.class)
+                .hasMessage("no RDMA device named 'soft_lo'; devices: mlx5_0 (auto offers native's devices while there are any;"
+                        + " for soft's, JRDMA_PROVIDER=soft (a tool's --provider soft)) (ENODEV)");
     }
 
     @Test
