@@ -74,7 +74,7 @@ final class GsiMadPort implements MadPort {
         qp.modify(new QpAttr().state(QpState.RTR));
         qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0));
         MemorySegment memory = arena.allocate((long) RING * RECV_BYTES + (long) SEND_SLOTS * Mad.SIZE, 64);
-        this.mr = pd.registerMemory(memory, AccessFlags.LOCAL_WRITE);
+        this.mr = pd.registerMemory(memory, AccessFlags.LOCAL_WRITE, arena);
         for (int i = 0; i < RING; i++) {
             postRecv(i);
         }

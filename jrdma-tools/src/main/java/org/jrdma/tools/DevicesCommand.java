@@ -4,11 +4,14 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jrdma.verbs.Device;
-import org.jrdma.verbs.Verbs;
+import org.jrdma.verbs.ProviderChoice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code jrdma devices}: the device list, as ibv_devices prints it (plus what each is). */
+/**
+ * {@code jrdma devices}: the device list, as ibv_devices prints it (plus what each is), then one
+ * line saying why native is not in use when it is not, and any provider passed over.
+ */
 @Command(name = "devices", mixinStandardHelpOptions = true, description = "List RDMA devices (like ibv_devices).")
 public final class DevicesCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -17,12 +20,14 @@ public final class DevicesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<Device> devices = Verbs.deviceList();
+        ProviderChoice.Choice choice = ProviderChoice.fromEnvironment().choose();
+        List<Device> devices = choice.devices();
         out.printf("    %-16s\t%-16s\t%s%n", "device", "node GUID", "provider");
         out.printf("    %-16s\t%-16s\t%s%n", "------", "----------------", "--------");
         for (Device d : devices) {
             out.printf("    %-16s\t%016x\t%s: %s%n", d.name(), d.guid(), d.provider(), d.description());
         }
+        ProviderNotes.print(choice, out, spec);
         return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
     }
 }

@@ -7,12 +7,15 @@ import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Device;
 import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.PortAttr;
-import org.jrdma.verbs.Verbs;
+import org.jrdma.verbs.ProviderChoice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code jrdma devinfo}: device and port attributes, in ibv_devinfo's layout. */
+/**
+ * {@code jrdma devinfo}: device and port attributes, in ibv_devinfo's layout; when it shows every
+ * device (no {@code -d}), the line why native is not in use follows, as in {@code jrdma devices}.
+ */
 @Command(name = "devinfo", mixinStandardHelpOptions = true, description = "Show device and port attributes (like ibv_devinfo).")
 public final class DevinfoCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -33,16 +36,20 @@ public final class DevinfoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<Device> devices = device == null ? Verbs.deviceList() : List.of(Verbs.device(device));
+        ProviderChoice.Choice choice = ProviderChoice.fromEnvironment().choose();
+        List<Device> devices = device == null ? choice.devices() : List.of(choice.device(device));
         if (list) { // ibv_devinfo -l
             out.printf("%d HCA%s found:%n", devices.size(), devices.size() == 1 ? "" : "s");
             devices.forEach(d -> out.printf("\t%s%n", d.name()));
-            return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
-        }
-        for (Device d : devices) {
-            try (Context ctx = d.openForQuery()) { // a device another process uses is shown too, as ibv_devinfo shows a NIC
-                print(out, d, ctx);
+        } else {
+            for (Device d : devices) {
+                try (Context ctx = d.openForQuery()) { // a device another process uses is shown too, as ibv_devinfo shows a NIC
+                    print(out, d, ctx);
+                }
             }
+        }
+        if (device == null) {
+            ProviderNotes.print(choice, out, spec);
         }
         return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
     }

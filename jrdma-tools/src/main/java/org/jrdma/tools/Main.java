@@ -3,6 +3,8 @@ package org.jrdma.tools;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 import org.jrdma.tools.demo.DemoCommand;
+import org.jrdma.verbs.ProviderChoice;
+import org.jrdma.verbs.VerbsException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,6 +22,32 @@ public final class Main implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /**
+     * {@code --provider}, on every tool (inherited: {@code jrdma devices --provider soft}): the
+     * same choice as JRDMA_PROVIDER, made for this run by setting {@code jrdma.provider}, which
+     * wins over the environment — so everything that lists devices in this process (the
+     * connection manager too) sees it. {@link #run} puts the property back afterwards.
+     */
+    @CommandLine.Option(names = "--provider", paramLabel = "auto|soft|native", scope = CommandLine.ScopeType.INHERIT,
+            converter = ProviderMode.class,
+            description = "Whose devices to use: auto (native's when there are any, else soft's), soft or native;"
+                    + " overrides JRDMA_PROVIDER for this run (default: JRDMA_PROVIDER, else auto).")
+    void provider(ProviderChoice.Mode mode) {
+        System.setProperty(ProviderChoice.PROPERTY, mode.text());
+    }
+
+    /** {@code --provider}'s value; a wrong one is a usage error of the tool it was given to. */
+    static final class ProviderMode implements CommandLine.ITypeConverter<ProviderChoice.Mode> {
+        @Override
+        public ProviderChoice.Mode convert(String value) {
+            try {
+                return ProviderChoice.Mode.parse(value, "--provider");
+            } catch (VerbsException e) {
+                throw new CommandLine.TypeConversionException("unknown provider '" + value + "'; use auto, soft or native");
+            }
+        }
+    }
 
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
@@ -43,7 +71,16 @@ public final class Main implements Runnable {
             err.println("Try '" + e.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             return EXIT_USAGE;
         });
-        return cl.execute(args);
+        String provider = System.getProperty(ProviderChoice.PROPERTY); // --provider is for this run only
+        try {
+            return cl.execute(args);
+        } finally {
+            if (provider == null) {
+                System.clearProperty(ProviderChoice.PROPERTY);
+            } else {
+                System.setProperty(ProviderChoice.PROPERTY, provider);
+            }
+        }
     }
 
     /**

@@ -53,7 +53,7 @@ class ReadmeExampleTest {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {   // ibv_open_device
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(128, null);
-            MemoryRegion mr = pd.registerMemory(arena.allocate(4096), AccessFlags.LOCAL_WRITE);
+            MemoryRegion mr = pd.registerMemory(arena.allocate(4096), AccessFlags.LOCAL_WRITE, arena);
 
             // create QP → TCP exchange of LID/QPN/PSN/GID → socket closed → INIT → RTR → RTS
             Exchange tcp = serverHost == null ? TcpExchange.server(port, TcpOptions.rcPingpong())

@@ -1,40 +1,22 @@
 package org.jrdma.verbs;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.ServiceLoader;
-import java.util.stream.Collectors;
-import org.jrdma.verbs.spi.Provider;
 
-/** Entry point: ibv_get_device_list over every provider on the class path. */
+/**
+ * Entry point: ibv_get_device_list over the providers on the class path, as
+ * {@link ProviderChoice} ({@code JRDMA_PROVIDER=auto|soft|native}) picks them.
+ */
 public final class Verbs {
     private Verbs() {
     }
 
-    /** Every device of every provider, in provider order. */
+    /** The devices of the chosen provider (auto: native's when there are any, else soft's). */
     public static List<Device> deviceList() {
-        List<Device> all = new ArrayList<>();
-        for (Provider p : ServiceLoader.load(Provider.class)) {
-            all.addAll(p.devices());
-        }
-        return List.copyOf(all);
+        return ProviderChoice.fromEnvironment().choose().devices();
     }
 
     /** The device named {@code name}, or the first device when {@code name} is null. */
     public static Device device(String name) {
-        List<Device> all = deviceList();
-        if (all.isEmpty()) {
-            throw new VerbsException(Errno.ENODEV, "no RDMA devices found (is a provider such as jrdma-soft on the class path?)");
-        }
-        if (name == null) {
-            return all.getFirst();
-        }
-        for (Device d : all) {
-            if (d.name().equals(name)) {
-                return d;
-            }
-        }
-        throw new VerbsException(Errno.ENODEV, "no RDMA device named '" + name + "'; devices: "
-                + all.stream().map(Device::name).collect(Collectors.joining(", ")));
+        return ProviderChoice.fromEnvironment().choose().device(name);
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
 import org.jrdma.tools.Main;
+import org.jrdma.verbs.ProviderChoice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,6 +51,12 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        ProviderChoice provider = ProviderChoice.fromEnvironment();
+        if (provider.mode() == ProviderChoice.Mode.NATIVE) {
+            // impairing what a device sends is the soft provider's; a NIC cannot be told to lose packets
+            throw usage(provider.setting() + ": chaos impairs the packets of two soft devices it makes itself,"
+                    + " so it runs on the soft provider only; use --provider soft (or auto)");
+        }
         long s = seed != null ? seed : new java.security.SecureRandom().nextLong();
         ChaosConfig config;
         try {

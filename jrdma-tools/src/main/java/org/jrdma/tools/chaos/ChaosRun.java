@@ -92,9 +92,9 @@ final class ChaosRun implements AutoCloseable {
         bData = arena.allocate(3 * slots + 8, 4096);
         int local = AccessFlags.LOCAL_WRITE;
         int remote = local | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
-        mrAData = pdA.registerMemory(aData, local);
-        mrAAtomics = pdA.registerMemory(aAtomics, local);
-        mrBData = pdB.registerMemory(bData, remote);
+        mrAData = pdA.registerMemory(aData, local, arena);
+        mrAAtomics = pdA.registerMemory(aAtomics, local, arena);
+        mrBData = pdB.registerMemory(bData, remote, arena);
         QpCap cap = new QpCap(2 * config.window(), 2 * config.window(), 1, 1, 0);
         qpA = pdA.createQp(new QpInitAttr().cq(cqA).cap(cap));
         qpB = pdB.createQp(new QpInitAttr().cq(cqB).cap(cap));

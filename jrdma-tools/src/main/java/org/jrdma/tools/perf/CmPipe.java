@@ -73,8 +73,8 @@ final class CmPipe implements PerfPipe {
         this.qp = id.createQp(pd, new QpInitAttr().qpType(QpType.RC).cq(cq).cap(new QpCap(2, 2, 1, 1, 0)));
         this.recvBuf = arena.allocate(MAX_MESSAGE, 8);
         this.sendBuf = arena.allocate(MAX_MESSAGE, 8);
-        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
-        this.sendMr = pd.registerMemory(sendBuf, 0);
+        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE, arena);
+        this.sendMr = pd.registerMemory(sendBuf, 0, arena);
         postRecv();
     }
 

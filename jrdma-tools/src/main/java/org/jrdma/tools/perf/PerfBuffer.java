@@ -4,6 +4,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.MemoryRegion;
+import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.VerbsException;
 
 /**
@@ -35,6 +37,11 @@ final class PerfBuffer implements AutoCloseable {
                     + " regions of %.1f MiB, for messages up to %d bytes): %s; give fewer QPs or a smaller --size",
                     layout.totalBytes() / 1048576.0, qps, layout.regionBytes / 1048576.0, maxSize, e.getMessage()));
         }
+    }
+
+    /** Registers the buffer, tied to its arena: {@link #close} deregisters it before the memory is freed. */
+    MemoryRegion register(ProtectionDomain pd, int access) {
+        return pd.registerMemory(segment, access, arena);
     }
 
     @Override

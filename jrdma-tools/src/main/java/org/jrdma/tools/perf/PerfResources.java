@@ -80,7 +80,7 @@ final class PerfResources implements AutoCloseable {
             this.recvCq = ctx.createCq(recvCqEntries(c, recvDepth), channel);
             this.layout = memory.layout;
             this.buffer = memory.segment;
-            this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+            this.mr = memory.register(pd, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
                     | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
             this.qps = new QueuePair[c.qps()];
             this.ahs = new AddressHandle[c.qps()];

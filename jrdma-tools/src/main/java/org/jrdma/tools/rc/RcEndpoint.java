@@ -110,8 +110,8 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         this.slots = Math.min(config.rxDepth(), EndpointConfig.RX_DEPTH);
         this.sendBuf = arena.allocate(Math.max(1, config.size()), 64);
         this.recvBuf = arena.allocate((long) slotBytes * slots, 64);
-        this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE);
-        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
+        this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE, arena);
+        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE, arena);
         boolean server = salt == SERVER_SALT;
         this.check = config.verify()
                 ? new MessageCheck(role, server, salt, server ? CLIENT_SALT : SERVER_SALT, config.size(), arena)

@@ -83,11 +83,12 @@ final class RpingConnection implements AutoCloseable {
         this.recvBuf = arena.allocate(RdmaInfo.BYTES, 8);
         this.sendBuf = arena.allocate(RdmaInfo.BYTES, 8);
         this.rdmaBuf = arena.allocate(size, 64);
-        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
-        this.sendMr = pd.registerMemory(sendBuf, 0);
-        this.rdmaMr = pd.registerMemory(rdmaBuf, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE);
+        this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE, arena);
+        this.sendMr = pd.registerMemory(sendBuf, 0, arena);
+        int remote = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE;
+        this.rdmaMr = pd.registerMemory(rdmaBuf, remote, arena);
         this.startBuf = withStartBuf ? arena.allocate(size, 64) : null;
-        this.startMr = withStartBuf ? pd.registerMemory(startBuf, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE) : null;
+        this.startMr = withStartBuf ? pd.registerMemory(startBuf, remote, arena) : null;
         postRecv();
     }
 
