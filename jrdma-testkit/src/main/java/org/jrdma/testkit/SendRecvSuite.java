@@ -238,7 +238,7 @@ public abstract class SendRecvSuite extends ProviderSuite {
         Endpoint b = lb.b();
         // A key that was valid and is no longer: keys are unique among live MRs, so no MR owns it.
         Arena arena = track(Arena.ofShared());
-        MemoryRegion gone = a.pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE);
+        MemoryRegion gone = a.pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE, arena);
         int staleLkey = gone.lkey();
         gone.close();
 
