@@ -107,6 +107,15 @@ public final class NativePd implements ProtectionDomain {
         return NativeQp.create(this, initAttr);
     }
 
+    /**
+     * A {@link org.jrdma.verbs.QueuePair} around a {@code struct ibv_qp *} that native code created
+     * in this PD (rdma_create_qp), with the CQs, SRQ and type of {@code init}; closing it destroys it.
+     */
+    public NativeQp adoptQp(MemorySegment ibvQp, QpInitAttr init) {
+        ensureOpen("adopt ibv_qp");
+        return NativeQp.adopt(this, ibvQp, init);
+    }
+
     @Override
     public synchronized AddressHandle createAh(AhAttr attr) {
         ensureOpen("ibv_create_ah");

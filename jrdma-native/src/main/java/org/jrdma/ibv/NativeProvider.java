@@ -46,6 +46,25 @@ public final class NativeProvider implements Provider {
         return availability().cause();
     }
 
+    /**
+     * rdma-core's fork support, {@code ibv_is_fork_initialized()}: UNNEEDED when the kernel copies
+     * pinned pages for the child at fork (Linux ≥ 5.13), so registered memory stays the parent's;
+     * ENABLED after ibv_fork_init (madvise DONTFORK); DISABLED when neither holds — then a child
+     * made by fork() (not posix_spawn, which ProcessBuilder uses on Linux) could take over pages
+     * the NIC writes. "unknown" with an rdma-core older than 35. Null when unavailable.
+     */
+    public static String forkSupport() {
+        if (!new NativeProvider().isAvailable()) {
+            return null;
+        }
+        return switch (org.jrdma.ibv.ffi.IbvCalls.forkStatus()) {
+            case 0 -> "DISABLED";
+            case 1 -> "ENABLED";
+            case 2 -> "UNNEEDED";
+            default -> "unknown";
+        };
+    }
+
     private static Availability availability() {
         Availability a = availability;
         if (a == null) {

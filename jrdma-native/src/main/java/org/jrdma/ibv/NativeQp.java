@@ -93,6 +93,21 @@ public final class NativeQp implements QueuePair {
         return q;
     }
 
+    /**
+     * Wraps a QP that native code created on this PD (librdmacm's rdma_create_qp): {@code init}
+     * names the CQs and SRQ it was created with and its type; the granted capabilities are read
+     * back with ibv_query_qp. The wrapper owns it from then on (close destroys it).
+     */
+    static NativeQp adopt(NativePd pd, MemorySegment qp, QpInitAttr init) {
+        NativeCq scq = cq(pd, init.sendCq(), "send");
+        NativeCq rcq = cq(pd, init.recvCq(), "recv");
+        NativeSrq srq = init.srq() instanceof NativeSrq s ? s : null;
+        QpCap cap = QpStructs.queryQp(qp).cap();
+        NativeQp q = new NativeQp(pd, new QpStructs.Created(qp, QpStructs.qpNum(qp), cap), init.qpType(), scq, rcq, srq);
+        pd.context.qps.add(qp, q);
+        return q;
+    }
+
     private static NativeCq cq(NativePd pd, CompletionQueue cq, String which) {
         if (!(cq instanceof NativeCq c) || c.context() != pd.context) {
             throw new VerbsException(Errno.EINVAL, "ibv_create_qp: the " + which + " CQ is "

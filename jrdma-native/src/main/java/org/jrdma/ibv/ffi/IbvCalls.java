@@ -113,7 +113,7 @@ public final class IbvCalls {
             return new DeviceAttr(attr.getString(0, StandardCharsets.US_ASCII),
                     Long.reverseBytes(attr.get(JAVA_LONG, offset(l, "node_guid"))),
                     Long.reverseBytes(attr.get(JAVA_LONG, offset(l, "sys_image_guid"))),
-                    attr.get(JAVA_LONG, offset(l, "max_mr_size")), i32(attr, l, "vendor_id"),
+                    unsignedCapped(attr.get(JAVA_LONG, offset(l, "max_mr_size"))), i32(attr, l, "vendor_id"),
                     i32(attr, l, "vendor_part_id"), i32(attr, l, "hw_ver"), i32(attr, l, "max_qp"),
                     i32(attr, l, "max_qp_wr"), i32(attr, l, "max_sge"), i32(attr, l, "max_cq"),
                     i32(attr, l, "max_cqe"), i32(attr, l, "max_mr"), i32(attr, l, "max_pd"),
@@ -229,6 +229,18 @@ public final class IbvCalls {
             MemorySegment state = a.allocate(Ibv.CALL_STATE);
             int rc = call.call(state);
             return rc == 0 ? 0 : Native.errnoOfReturn(rc, state);
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+    }
+
+    /** ibv_is_fork_initialized (enum ibv_fork_status), or -1 when the library predates it. */
+    public static int forkStatus() {
+        if (Fn.ibv_is_fork_initialized$mh == null) {
+            return -1;
+        }
+        try {
+            return (int) Fn.ibv_is_fork_initialized$mh.invokeExact();
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }
@@ -403,6 +415,11 @@ public final class IbvCalls {
 
     static int u8(MemorySegment s, StructLayout l, String field) {
         return Byte.toUnsignedInt(s.get(JAVA_BYTE, offset(l, field)));
+    }
+
+    /** A u64 limit as a long: rxe says "no limit" with all ones, which is Long.MAX_VALUE here. */
+    private static long unsignedCapped(long v) {
+        return v < 0 ? Long.MAX_VALUE : v;
     }
 
     private static PortState portState(int v) {

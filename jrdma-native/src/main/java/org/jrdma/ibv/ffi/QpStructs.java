@@ -65,7 +65,8 @@ public final class QpStructs {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment s = a.allocate(IBV_QP_ATTR);
             MemorySegment init = a.allocate(IBV_QP_INIT_ATTR);
-            int all = org.jrdma.verbs.QpAttrMask.all();
+            // every attribute but RATE_LIMIT, which libibverbs' query refuses with EOPNOTSUPP
+            int all = org.jrdma.verbs.QpAttrMask.all() & ~org.jrdma.verbs.QpAttrMask.RATE_LIMIT.bit();
             IbvCalls.status("ibv_query_qp", state -> (int) Fn.ibv_query_qp$mh.invokeExact(state, qp, s, all, init));
             return read(s);
         }
