@@ -55,7 +55,8 @@ LAB_SHARE=$here ./run-lab.sh up 1
 ./run-lab.sh setup
 
 job="native-$$"
-classes=$(printf '%q ' "$@")
+classes=""
+[ $# -eq 0 ] || classes=$(printf '%q ' "$@")
 ./run-lab.sh submit 1 "$job" "cd /src && JRDMA_NATIVE_DEVICE=rxe0 JRDMA_NATIVE_GID_INDEX=$gid \
   /opt/jdk/bin/java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED \
   -Djrdma.native.csrc=/src/jrdma-native/src/test/c -Djrdma.native.build=/tmp \

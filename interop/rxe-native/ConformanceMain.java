@@ -26,7 +26,9 @@ public final class ConformanceMain {
     public static void main(String[] args) {
         List<DiscoverySelector> selectors = new ArrayList<>();
         for (String a : args) {
-            selectors.add(selectClass(a));
+            if (!a.isBlank()) {
+                selectors.add(selectClass(a));
+            }
         }
         if (selectors.isEmpty()) {
             selectors.add(selectPackage("org.jrdma.ibv"));

@@ -92,6 +92,15 @@ public abstract class ProviderSuite {
         }
     }
 
+    /**
+     * The status of a WR whose local SGE has a bad lkey: LOC_PROT_ERR, or LOC_QP_OP_ERR from a
+     * provider without {@link Feature#BAD_LKEY_IS_LOCAL_PROTECTION_ERROR} (rxe 6.1).
+     */
+    protected final org.jrdma.verbs.WcStatus badLkeyStatus() {
+        return fx.supports(Feature.BAD_LKEY_IS_LOCAL_PROTECTION_ERROR) ? org.jrdma.verbs.WcStatus.LOC_PROT_ERR
+                : org.jrdma.verbs.WcStatus.LOC_QP_OP_ERR;
+    }
+
     /** Is the port RoCE (Ethernet link layer), where every receive completion has a GRH? */
     protected final boolean isRoce() {
         return "Ethernet".equalsIgnoreCase(context.queryPort(fx.port()).linkLayer());
