@@ -256,6 +256,7 @@ public final class NativeQp implements QueuePair {
             NativeMr mr = liveRegion(b.mr(), "ibv_post_send BIND_MW");
             int rkey = mw.nextRkey();
             post(wr, ah, mw.handle(), rkey, mr.handle());
+            IbvCalls.setMwRkey(mw.handle(), rkey);
             mw.bound(rkey, mr);
             return;
         }

@@ -79,9 +79,13 @@ public enum Feature {
      * (RELIABILITY-SECURITY §2 table, rdma-unit-test SendWithTooSmallRecv). rxe NAKs it remote
      * operational error (REM_OP_ERR).
      */
-    SEND_TOO_LONG_IS_INVALID_REQUEST("a too-long SEND completes REM_INV_REQ_ERR (rxe 6.1: REM_OP_ERR)"),
+    SEND_TOO_LONG_IS_INVALID_REQUEST("a too-long SEND completes REM_INV_REQ_ERR and its receive LOC_LEN_ERR"
+            + " (rxe 6.1: REM_OP_ERR and LOC_QP_OP_ERR)"),
 
-    /** A local SGE with an invalid lkey completes LOC_PROT_ERR (ROCEV2-FACTS §3.6). rxe: LOC_QP_OP_ERR. */
+    /**
+     * A local SGE with an invalid lkey completes LOC_PROT_ERR (ROCEV2-FACTS §3.6). rxe says
+     * LOC_QP_OP_ERR for the SGEs its requester gathers (SEND, WRITE) and its responder scatters.
+     */
     BAD_LKEY_IS_LOCAL_PROTECTION_ERROR("a bad local lkey completes LOC_PROT_ERR (rxe 6.1: LOC_QP_OP_ERR)"),
 
     /**
@@ -123,6 +127,15 @@ public enum Feature {
      * short-circuits packets to its own netdev before the checksum is computed.
      */
     GRH_IPV4_CHECKSUM("a valid IPv4 header checksum in the GRH area (rxe loopback leaves it unset)"),
+
+    /**
+     * A responder moved to ERR by a remote request raises a QP error event (QP_FATAL, QP_REQ_ERR
+     * or QP_ACCESS_ERR, IBA 11.6.3). rxe 6.1 moves the QP to ERR and raises none.
+     */
+    QP_ERROR_EVENTS("QP error events when a remote request moves a QP to ERR (rxe 6.1 raises none)"),
+
+    /** A QP on an SRQ that enters ERR raises IBV_EVENT_QP_LAST_WQE_REACHED (IBA 11.6.3). rxe 6.1 does not. */
+    LAST_WQE_REACHED("IBV_EVENT_QP_LAST_WQE_REACHED for a QP on an SRQ in ERR (rxe 6.1 raises none)"),
 
     /** RESET → ERR, legal for every QP (IBA 10.3.1, the kernel's qp_state_table). rxe refuses it with EINVAL. */
     RESET_TO_ERR("modify_qp RESET → ERR (rxe 6.1 refuses it, EINVAL)");

@@ -260,6 +260,15 @@ public final class IbvCalls {
         return mw.reinterpret(IbvLayouts.IBV_MW.byteSize()).get(JAVA_INT, offset(IbvLayouts.IBV_MW, "rkey"));
     }
 
+    /**
+     * Writes a type-2 window's new rkey into ibv_mw.rkey after its BIND_MW is posted: libibverbs
+     * leaves that to the application, and the provider names the window by this field in the next
+     * bind or invalidate (rxe's rxe_bind_mw refuses a bind whose mw_rkey is not the current one).
+     */
+    public static void setMwRkey(MemorySegment mw, int rkey) {
+        mw.reinterpret(IbvLayouts.IBV_MW.byteSize()).set(JAVA_INT, offset(IbvLayouts.IBV_MW, "rkey"), rkey);
+    }
+
     public static int cqCqe(MemorySegment cq) {
         return cq.reinterpret(IbvLayouts.IBV_CQ.byteSize()).get(JAVA_INT, offset(IbvLayouts.IBV_CQ, "cqe"));
     }

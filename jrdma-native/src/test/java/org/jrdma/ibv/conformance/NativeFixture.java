@@ -29,7 +29,7 @@ import org.jrdma.verbs.Device;
  *       a failing run and described on its {@link Feature}: SEND_TOO_LONG_IS_INVALID_REQUEST,
  *       BAD_LKEY_IS_LOCAL_PROTECTION_ERROR, FLUSH_RECV_POSTED_IN_ERR, QUEUE_FULL_AT_GRANTED_CAP,
  *       MW_RANGE_CHECKED, WC_WITH_INV_FLAG, MISALIGNED_ATOMIC_POSTED, UD_LENGTH_CHECKED,
- *       GRH_IPV4_CHECKSUM, RESET_TO_ERR.</li>
+ *       GRH_IPV4_CHECKSUM, RESET_TO_ERR, QP_ERROR_EVENTS, LAST_WQE_REACHED.</li>
  * </ul>
  */
 public final class NativeFixture implements ProviderFixture {
@@ -38,7 +38,7 @@ public final class NativeFixture implements ProviderFixture {
             Feature.BAD_LKEY_IS_LOCAL_PROTECTION_ERROR, Feature.FLUSH_RECV_POSTED_IN_ERR,
             Feature.QUEUE_FULL_AT_GRANTED_CAP, Feature.MW_RANGE_CHECKED, Feature.WC_WITH_INV_FLAG,
             Feature.MISALIGNED_ATOMIC_POSTED, Feature.UD_LENGTH_CHECKED, Feature.GRH_IPV4_CHECKSUM,
-            Feature.RESET_TO_ERR));
+            Feature.RESET_TO_ERR, Feature.QP_ERROR_EVENTS, Feature.LAST_WQE_REACHED));
     private static final NativeFixture INSTANCE = new NativeFixture();
     private final Set<Feature> features = EnumSet.copyOf(RXE);
 
