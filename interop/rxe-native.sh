@@ -45,8 +45,9 @@ teardown() {
   if pgrep -f qemu-system >/dev/null; then echo "rxe-native: a QEMU process is still running"; fi
   echo "rxe-native: $(( $(date +%s) - start )) s in all; lab down"
 }
-while pgrep -f 'run-all.sh|run-lab.sh' >/dev/null; do
-  echo "rxe-native: another lab run is active; waiting"; sleep 10
+# one lab at a time: another run's guests share the bridge, the addresses and the namespace
+while pgrep -f 'run-all.sh|run-lab.sh' >/dev/null || pgrep -x qemu-system-x86_64 >/dev/null; do
+  echo "rxe-native: another lab run (or its QEMU) is active; waiting"; sleep 10
 done
 trap teardown EXIT
 cd "$lab"

@@ -32,6 +32,8 @@ public final class NativeContext implements Context {
     final Ops ops;
     private final int asyncFd;
     private final int phys;
+    /** What probeMaxInlineData found; -1 before the first queryDevice. */
+    private int maxInlineData = -1;
     private volatile boolean closed;
 
     final Registry<NativeQp> qps = new Registry<>();
@@ -100,7 +102,38 @@ public final class NativeContext implements Context {
     @Override
     public synchronized DeviceAttr queryDevice() {
         ensureOpen("ibv_query_device");
-        return IbvCalls.queryDevice(ctx);
+        DeviceAttr d = IbvCalls.queryDevice(ctx);
+        if (maxInlineData < 0) {
+            maxInlineData = probeMaxInlineData();
+        }
+        return new DeviceAttr(d.fwVer(), d.nodeGuid(), d.sysImageGuid(), d.maxMrSize(), d.vendorId(),
+                d.vendorPartId(), d.hwVer(), d.maxQp(), d.maxQpWr(), d.maxSge(), d.maxCq(), d.maxCqe(), d.maxMr(),
+                d.maxPd(), d.maxQpRdAtom(), d.maxQpInitRdAtom(), maxInlineData, d.maxMsgSize(), d.localCaAckDelay(),
+                d.physPortCnt());
+    }
+
+    /**
+     * ibv_device_attr has no max_inline_data: it is granted per QP at create. The device's answer
+     * is found once per context, as perftest does, by creating an RC QP asking for less and less
+     * inline data until one is granted; 0 when none is.
+     */
+    private int probeMaxInlineData() {
+        NativePd pd = allocPd();
+        NativeCq cq = createCq(1, null);
+        try {
+            for (int ask = 1024; ask >= 16; ask /= 2) {
+                try (NativeQp qp = pd.createQp(new org.jrdma.verbs.QpInitAttr().cq(cq)
+                        .cap(new org.jrdma.verbs.QpCap(1, 1, 1, 1, ask)))) {
+                    return Math.max(ask, qp.cap().maxInlineData());
+                } catch (VerbsException refused) {
+                    // EINVAL or ENOMEM: more than the device can inline; ask for less
+                }
+            }
+            return 0;
+        } finally {
+            cq.close();
+            pd.close();
+        }
     }
 
     @Override
