@@ -42,12 +42,14 @@ cp=$cp:/src/jrdma-testkit/target/classes:/src/jrdma-verbs/target/classes:/src/ta
 # ---- the lab ---------------------------------------------------------------------------------------
 teardown() {
   (cd "$lab" && ./run-lab.sh down >/dev/null 2>&1) || true
-  if pgrep -f qemu-system >/dev/null; then echo "rxe-native: a QEMU process is still running"; fi
+  if [ -f /var/tmp/jrdma-lab/run/g1/qemu.pid ] && kill -0 "$(cat /var/tmp/jrdma-lab/run/g1/qemu.pid)" 2>/dev/null; then
+    echo "rxe-native: the lab's g1 QEMU is still running"
+  fi
   echo "rxe-native: $(( $(date +%s) - start )) s in all; lab down"
 }
-# one lab at a time: another run's guests share the bridge, the addresses and the namespace
-while pgrep -f 'run-all.sh|run-lab.sh' >/dev/null || pgrep -x qemu-system-x86_64 >/dev/null; do
-  echo "rxe-native: another lab run (or its QEMU) is active; waiting"; sleep 10
+# one run of this lab at a time (its guests, bridge and namespace are shared)
+while pgrep -f 'run-all.sh|run-lab.sh' >/dev/null; do
+  echo "rxe-native: another lab run is active; waiting"; sleep 10
 done
 trap teardown EXIT
 cd "$lab"
