@@ -58,6 +58,7 @@ public abstract class AsyncEventSuite extends RdmaSuiteBase {
     /** R_Key violation at the responder (class C): B goes to ERR and says so, once. */
     @Test
     void responderMovedToErrByABadRkeyRaisesOneQpErrorEventNamingIt() {
+        assumeSupported(Feature.QP_ERROR_EVENTS);
         assumeOpcode(WrOpcode.RDMA_WRITE);
         Loopback lb = loopback(Options.defaults());
         Endpoint a = lb.a();
@@ -72,6 +73,7 @@ public abstract class AsyncEventSuite extends RdmaSuiteBase {
     /** A WRITE to a QP without REMOTE_WRITE (class C invalid request): QP_REQ_ERR or another QP error. */
     @Test
     void responderMovedToErrByAnInvalidRequestRaisesOneQpErrorEventNamingIt() {
+        assumeSupported(Feature.QP_ERROR_EVENTS);
         assumeOpcode(WrOpcode.RDMA_WRITE);
         Loopback lb = loopback(Options.defaults().withQpAccess(AccessFlags.LOCAL_WRITE));
         Endpoint a = lb.a();
@@ -86,6 +88,7 @@ public abstract class AsyncEventSuite extends RdmaSuiteBase {
     /** The requester learns of its error from the completion: its own context gets no event. */
     @Test
     void requesterErrorReportedInACompletionRaisesNoEvent() {
+        assumeSupported(Feature.QP_ERROR_EVENTS);
         assumeOpcode(WrOpcode.RDMA_WRITE);
         Loopback lb = loopback(Options.defaults());
         Endpoint a = lb.a();

@@ -67,7 +67,78 @@ public enum Feature {
      * rxe ("a zero-byte op is not required to set an addr or rkey", RELIABILITY-SECURITY §2.2,
      * SEC-45). Without it the provider must refuse it with REM_ACCESS_ERR like any bad rkey.
      */
-    ZERO_LENGTH_RDMA_SKIPS_RKEY("zero-length READ/WRITE without an rkey check");
+    ZERO_LENGTH_RDMA_SKIPS_RKEY("zero-length READ/WRITE without an rkey check"),
+
+    /*
+     * The rest are spec behaviour that a device may not follow; each names what Linux rxe
+     * (kernel 6.1, rdma-core 44, the lab) does instead, so that a native run says why it skips.
+     */
+
+    /**
+     * A SEND longer than its receive is NAKed invalid request: REM_INV_REQ_ERR at the requester
+     * (RELIABILITY-SECURITY §2 table, rdma-unit-test SendWithTooSmallRecv). rxe NAKs it remote
+     * operational error (REM_OP_ERR).
+     */
+    SEND_TOO_LONG_IS_INVALID_REQUEST("a too-long SEND completes REM_INV_REQ_ERR and its receive LOC_LEN_ERR"
+            + " (rxe 6.1: REM_OP_ERR and LOC_QP_OP_ERR)"),
+
+    /**
+     * A local SGE with an invalid lkey completes LOC_PROT_ERR (ROCEV2-FACTS §3.6). rxe says
+     * LOC_QP_OP_ERR for the SGEs its requester gathers (SEND, WRITE) and its responder scatters.
+     */
+    BAD_LKEY_IS_LOCAL_PROTECTION_ERROR("a bad local lkey completes LOC_PROT_ERR (rxe 6.1: LOC_QP_OP_ERR)"),
+
+    /**
+     * Receive WRs posted to a QP in ERR complete with WR_FLUSH_ERR (ROCEV2-FACTS §3.5, REL-18, the
+     * drain beacon of REL-19). Kernel 6.1's rxe flushes sends posted in ERR but leaves receives
+     * queued: nothing runs its responder until a packet arrives.
+     */
+    FLUSH_RECV_POSTED_IN_ERR("receives posted in ERR completed with WR_FLUSH_ERR (rxe 6.1 leaves them queued)"),
+
+    /**
+     * A post beyond the granted max_send_wr / max_recv_wr fails with ENOMEM at once. A device
+     * may hold more than it granted or retire sends while the test posts (rxe accepted one more).
+     */
+    QUEUE_FULL_AT_GRANTED_CAP("ENOMEM exactly one post past the granted queue depth (rxe 6.1 accepts more)"),
+
+    /**
+     * An access through a memory window is checked against the window's range (IBA 10.6.7,
+     * SEC-44). rxe 6.1 checks it against the underlying MR's range only.
+     */
+    MW_RANGE_CHECKED("accesses through a window bounded by the window (rxe 6.1 bounds them by its MR)"),
+
+    /**
+     * A receive of SEND_WITH_INV carries IBV_WC_WITH_INV. rxe with rdma-core 44 passes the kernel's
+     * IB_WC_WITH_INVALIDATE bit (1 << 2) through, which ibverbs reads as IBV_WC_IP_CSUM_OK.
+     */
+    WC_WITH_INV_FLAG("IBV_WC_WITH_INV on SEND_WITH_INV receives (rxe 6.1 sets the kernel's bit 2 instead)"),
+
+    /**
+     * A misaligned atomic reaches the responder and is NAKed invalid request. rxe's library
+     * refuses it at ibv_post_send with EINVAL instead (a local check the spec does not require).
+     */
+    MISALIGNED_ATOMIC_POSTED("misaligned atomics posted and NAKed by the responder (rxe refuses them at post, EINVAL)"),
+
+    /** A UD send longer than the path MTU fails (LOC_LEN_ERR or at post). rxe 6.1 sends it. */
+    UD_LENGTH_CHECKED("UD sends longer than the MTU refused (rxe 6.1 sends them)"),
+
+    /**
+     * The IPv4 header a RoCE device writes into a UD receive's GRH area has a valid checksum. rxe
+     * short-circuits packets to its own netdev before the checksum is computed.
+     */
+    GRH_IPV4_CHECKSUM("a valid IPv4 header checksum in the GRH area (rxe loopback leaves it unset)"),
+
+    /**
+     * A responder moved to ERR by a remote request raises a QP error event (QP_FATAL, QP_REQ_ERR
+     * or QP_ACCESS_ERR, IBA 11.6.3). rxe 6.1 moves the QP to ERR and raises none.
+     */
+    QP_ERROR_EVENTS("QP error events when a remote request moves a QP to ERR (rxe 6.1 raises none)"),
+
+    /** A QP on an SRQ that enters ERR raises IBV_EVENT_QP_LAST_WQE_REACHED (IBA 11.6.3). rxe 6.1 does not. */
+    LAST_WQE_REACHED("IBV_EVENT_QP_LAST_WQE_REACHED for a QP on an SRQ in ERR (rxe 6.1 raises none)"),
+
+    /** RESET → ERR, legal for every QP (IBA 10.3.1, the kernel's qp_state_table). rxe refuses it with EINVAL. */
+    RESET_TO_ERR("modify_qp RESET → ERR (rxe 6.1 refuses it, EINVAL)");
 
     private final String description;
 

@@ -90,9 +90,11 @@ public abstract class FlushSuite extends RdmaSuiteBase {
 
         for (Endpoint e : List.of(a, b)) {
             e.qp.postSend(send(900, 0, Sge.of(e.sendMr, 0, 64)));
-            e.qp.postRecv(recv(901, Sge.of(e.recvMr, 0, 64)));
             assertWc(awaitCompletion(e.sendCq, "the unsignaled send beacon"), 900, WcStatus.WR_FLUSH_ERR, e.qp);
-            assertWc(awaitCompletion(e.recvCq, "the receive beacon"), 901, WcStatus.WR_FLUSH_ERR, e.qp);
+            if (fx.supports(Feature.FLUSH_RECV_POSTED_IN_ERR)) { // rxe 6.1 leaves it queued
+                e.qp.postRecv(recv(901, Sge.of(e.recvMr, 0, 64)));
+                assertWc(awaitCompletion(e.recvCq, "the receive beacon"), 901, WcStatus.WR_FLUSH_ERR, e.qp);
+            }
         }
         for (Endpoint e : List.of(a, b)) {
             assertNoCompletion(e.sendCq, "the send CQ after the beacon");
@@ -134,6 +136,7 @@ public abstract class FlushSuite extends RdmaSuiteBase {
     /** An SQ held full behind a stalled SEND, with every opcode in it, refuses one more WR. */
     @Test
     void aFullSendQueueOfMixedOpcodesRefusesOneMoreWithEnomem() {
+        assumeSupported(Feature.QUEUE_FULL_AT_GRANTED_CAP);
         Loopback lb = loopback(atomicCapable().withCap(new QpCap(16, 16, 1, 1, 0)));
         Endpoint a = lb.a();
         Endpoint b = lb.b();

@@ -118,7 +118,8 @@ public abstract class LocalErrorSuite extends RdmaSuiteBase {
         List<WorkCompletion> sends = awaitCompletions(a.sendCq, 2, "the SEND into a bad receive and the one after");
         assertWc(sends.get(0), BAD, WcStatus.REM_OP_ERR, a.qp);
         assertWc(sends.get(1), NEXT, WcStatus.WR_FLUSH_ERR, a.qp);
-        assertWc(awaitCompletion(b.recvCq, "B's bad receive"), 0xB0B, WcStatus.LOC_PROT_ERR, b.qp);
+        WorkCompletion badRecv = awaitCompletion(b.recvCq, "B's bad receive");
+        assertWc(badRecv, 0xB0B, badLkeyStatus(badRecv), b.qp);
         awaitState(a.qp, QpState.ERR, "the requester");
         awaitState(b.qp, QpState.ERR, "the responder (class A)");
         Payload.assertFilledWith(b.recvMr.segment(), CANARY, "B's receive buffer");
@@ -141,7 +142,7 @@ public abstract class LocalErrorSuite extends RdmaSuiteBase {
                 ? read(NEXT, SendFlags.SIGNALED, Sge.of(a.sendMr, 0, LEN), b.sendMr.addr(), b.sendMr.rkey())
                 : send(NEXT, SendFlags.SIGNALED, Sge.of(a.sendMr, 0, LEN)));
         List<WorkCompletion> sends = awaitCompletions(a.sendCq, 2, "the bad WR and the one after it");
-        assertWc(sends.get(0), BAD, WcStatus.LOC_PROT_ERR, a.qp);
+        assertWc(sends.get(0), BAD, badLkeyStatus(sends.get(0)), a.qp);
         assertWc(sends.get(1), NEXT, WcStatus.WR_FLUSH_ERR, a.qp);
         awaitState(a.qp, QpState.ERR, "the QP with the bad SGE");
         assertNoCompletion(b.recvCq, "B's receive CQ: nothing reached B's receive");

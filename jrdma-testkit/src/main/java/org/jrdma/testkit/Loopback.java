@@ -301,8 +301,8 @@ public final class Loopback implements AutoCloseable {
             this.sendCq = closer.add(context.createCq(o.cqEntries(), channel));
             this.recvCq = closer.add(context.createCq(o.cqEntries(), channel));
             this.srq = o.srq == null ? null : closer.add(pd.createSrq(o.srq));
-            this.sendMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), o.mrAccess()));
-            this.recvMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), o.mrAccess()));
+            this.sendMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), o.mrAccess(), arena));
+            this.recvMr = closer.add(pd.registerMemory(arena.allocate(o.bufferBytes(), 4096), o.mrAccess(), arena));
             this.qp = closer.add(pd.createQp(initAttr(o, sendCq, recvCq, srq)));
         }
 

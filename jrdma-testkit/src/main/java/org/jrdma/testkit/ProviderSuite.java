@@ -92,6 +92,18 @@ public abstract class ProviderSuite {
         }
     }
 
+    /**
+     * The status expected of {@code wc}, a WR whose local SGE has a bad lkey: LOC_PROT_ERR. A
+     * provider without {@link Feature#BAD_LKEY_IS_LOCAL_PROTECTION_ERROR} may say LOC_QP_OP_ERR
+     * instead (rxe 6.1 does for the SGEs its requester gathers; a READ's scatter still says
+     * LOC_PROT_ERR), and that is accepted from it alone.
+     */
+    protected final org.jrdma.verbs.WcStatus badLkeyStatus(WorkCompletion wc) {
+        boolean rxeStyle = !fx.supports(Feature.BAD_LKEY_IS_LOCAL_PROTECTION_ERROR)
+                && wc.status == org.jrdma.verbs.WcStatus.LOC_QP_OP_ERR;
+        return rxeStyle ? org.jrdma.verbs.WcStatus.LOC_QP_OP_ERR : org.jrdma.verbs.WcStatus.LOC_PROT_ERR;
+    }
+
     /** Is the port RoCE (Ethernet link layer), where every receive completion has a GRH? */
     protected final boolean isRoce() {
         return "Ethernet".equalsIgnoreCase(context.queryPort(fx.port()).linkLayer());

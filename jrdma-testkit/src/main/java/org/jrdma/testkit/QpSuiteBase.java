@@ -49,7 +49,7 @@ public abstract class QpSuiteBase extends ProviderSuite {
         sendCq = track(context.createCq(256, null));
         recvCq = track(context.createCq(256, null));
         Arena arena = track(Arena.ofShared());
-        mr = track(pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE));
+        mr = track(pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE, arena));
         gid = context.queryGid(fx.port(), fx.gidIndex());
         mtu = Mtu.MTU_1024.min(context.queryPort(fx.port()).activeMtu());
     }

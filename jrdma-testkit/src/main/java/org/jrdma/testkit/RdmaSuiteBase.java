@@ -124,7 +124,7 @@ public abstract class RdmaSuiteBase extends ProviderSuite {
         Arena arena = track(Arena.ofShared());
         MemorySegment whole = arena.allocate(bytes + 2L * GUARD, 4096);
         whole.fill(CANARY);
-        MemoryRegion mr = track(pd.registerMemory(whole.asSlice(GUARD, bytes), access));
+        MemoryRegion mr = track(pd.registerMemory(whole.asSlice(GUARD, bytes), access, arena));
         return new Guarded(whole, mr);
     }
 
@@ -148,7 +148,8 @@ public abstract class RdmaSuiteBase extends ProviderSuite {
 
     /** An rkey that was valid and is no longer: keys are unique among live MRs, so no MR owns it. */
     protected final int staleRkey(ProtectionDomain pd) {
-        MemoryRegion gone = pd.registerMemory(track(Arena.ofShared()).allocate(4096, 4096), ALL_REMOTE);
+        Arena arena = track(Arena.ofShared());
+        MemoryRegion gone = pd.registerMemory(arena.allocate(4096, 4096), ALL_REMOTE, arena);
         int rkey = gone.rkey();
         gone.close();
         return rkey;
@@ -156,7 +157,8 @@ public abstract class RdmaSuiteBase extends ProviderSuite {
 
     /** An lkey that was valid and is no longer. */
     protected final int staleLkey(ProtectionDomain pd) {
-        MemoryRegion gone = pd.registerMemory(track(Arena.ofShared()).allocate(4096, 4096), ALL_REMOTE);
+        Arena arena = track(Arena.ofShared());
+        MemoryRegion gone = pd.registerMemory(arena.allocate(4096, 4096), ALL_REMOTE, arena);
         int lkey = gone.lkey();
         gone.close();
         return lkey;

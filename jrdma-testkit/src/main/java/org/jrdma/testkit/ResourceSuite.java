@@ -99,7 +99,7 @@ public abstract class ResourceSuite extends ProviderSuite {
         assertThat(pd.context()).isSameAs(context);
         MemorySegment segment = arena.allocate(8192, 4096);
         int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ;
-        MemoryRegion mr = track(pd.registerMemory(segment, access));
+        MemoryRegion mr = track(pd.registerMemory(segment, access, arena));
         assertThat(mr.addr()).isEqualTo(segment.address());
         assertThat(mr.length()).isEqualTo(segment.byteSize());
         assertThat(mr.access()).isEqualTo(access);
@@ -116,7 +116,7 @@ public abstract class ResourceSuite extends ProviderSuite {
         Set<Integer> lkeys = new HashSet<>();
         Set<Integer> rkeys = new HashSet<>();
         for (int i = 0; i < n; i++) {
-            MemoryRegion mr = track(pd.registerMemory(segment.asSlice(64L * i, 64), access));
+            MemoryRegion mr = track(pd.registerMemory(segment.asSlice(64L * i, 64), access, arena));
             lkeys.add(mr.lkey());
             rkeys.add(mr.rkey());
         }
@@ -138,14 +138,14 @@ public abstract class ResourceSuite extends ProviderSuite {
             AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ})
     void remoteWriteOrAtomicWithoutLocalWriteIsRefusedWithEinval(int access) {
         ProtectionDomain pd = track(context.allocPd());
-        assertFails(Errno.EINVAL, () -> pd.registerMemory(arena.allocate(4096, 4096), access));
+        assertFails(Errno.EINVAL, () -> pd.registerMemory(arena.allocate(4096, 4096), access, arena));
     }
 
     @ParameterizedTest(name = "access {0}")
     @ValueSource(ints = {0, AccessFlags.REMOTE_READ, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE})
     void consistentAccessFlagsAreAccepted(int access) {
         ProtectionDomain pd = track(context.allocPd());
-        MemoryRegion mr = track(pd.registerMemory(arena.allocate(4096, 4096), access));
+        MemoryRegion mr = track(pd.registerMemory(arena.allocate(4096, 4096), access, arena));
         assertThat(mr.access()).isEqualTo(access);
     }
 
@@ -155,7 +155,7 @@ public abstract class ResourceSuite extends ProviderSuite {
     @Test
     void closingAPdWithALiveMrIsRefusedWithEbusy() {
         ProtectionDomain pd = track(context.allocPd());
-        MemoryRegion mr = track(pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE));
+        MemoryRegion mr = track(pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE, arena));
         assertFails(Errno.EBUSY, pd::close);
         closeNow(mr);
         closeNow(pd);

@@ -216,10 +216,13 @@ public abstract class SendRecvSuite extends ProviderSuite {
         a.qp.postSend(new SendWorkRequest().wrId(2).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, size)));
 
         WorkCompletion s = awaitCompletion(a.sendCq, "the send into a too-small receive");
-        assertCompletion(s, 2, WcStatus.REM_INV_REQ_ERR);
+        // rxe 6.1 NAKs remote operational error instead (Feature.SEND_TOO_LONG_IS_INVALID_REQUEST)
+        assertCompletion(s, 2, fx.supports(Feature.SEND_TOO_LONG_IS_INVALID_REQUEST) ? WcStatus.REM_INV_REQ_ERR
+                : WcStatus.REM_OP_ERR);
         assertThat(s.qpNum).isEqualTo(a.qp.qpNum());
         WorkCompletion r = awaitCompletion(b.recvCq, "the too-small receive");
-        assertCompletion(r, 1, WcStatus.LOC_LEN_ERR);
+        assertCompletion(r, 1, fx.supports(Feature.SEND_TOO_LONG_IS_INVALID_REQUEST) ? WcStatus.LOC_LEN_ERR
+                : WcStatus.LOC_QP_OP_ERR);
         assertThat(r.qpNum).isEqualTo(b.qp.qpNum());
         await(() -> a.qp.query().qpState() == QpState.ERR, "the requester QP in ERR");
         await(() -> b.qp.query().qpState() == QpState.ERR, "the responder QP in ERR");
@@ -238,7 +241,7 @@ public abstract class SendRecvSuite extends ProviderSuite {
         Endpoint b = lb.b();
         // A key that was valid and is no longer: keys are unique among live MRs, so no MR owns it.
         Arena arena = track(Arena.ofShared());
-        MemoryRegion gone = a.pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE);
+        MemoryRegion gone = a.pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE, arena);
         int staleLkey = gone.lkey();
         gone.close();
 
@@ -248,7 +251,7 @@ public abstract class SendRecvSuite extends ProviderSuite {
         a.qp.postSend(new SendWorkRequest().wrId(6).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, 64)));
 
         List<WorkCompletion> sends = awaitCompletions(a.sendCq, 2, "the bad-lkey send and the one after it");
-        assertCompletion(sends.get(0), 5, WcStatus.LOC_PROT_ERR);
+        assertCompletion(sends.get(0), 5, badLkeyStatus(sends.get(0)));
         assertCompletion(sends.get(1), 6, WcStatus.WR_FLUSH_ERR);
         await(() -> a.qp.query().qpState() == QpState.ERR, "the QP with the bad lkey in ERR");
         assertNoCompletion(b.recvCq, "B's receive CQ: nothing was sent");

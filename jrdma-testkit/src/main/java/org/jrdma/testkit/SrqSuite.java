@@ -120,6 +120,7 @@ public abstract class SrqSuite extends RdmaSuiteBase {
     @Test
     void qpOnAnSrqMovedToErrReportsLastWqeReached() {
         assumeSupported(Feature.ASYNC_EVENTS);
+        assumeSupported(Feature.LAST_WQE_REACHED);
         b1.qp.modify(new QpAttr().state(QpState.ERR));
         AsyncEvent e = b1.context.getAsyncEvent(fx.deadline());
         try {
