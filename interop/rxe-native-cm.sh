@@ -24,6 +24,9 @@ m2=${M2_REPO:-$HOME/.m2/repository}
 stage=$here/target/rxe-native-cm
 steps=${*:-loopback rping perf}
 g1=10.77.0.2 g2=10.77.0.3
+# the tools' deadline per CM step and completion: generous, as a TCG guest on a shared host can
+# stall for tens of seconds while other guests boot (the default is 10 s for rping, 60 s for perf)
+tmo=${TOOL_TIMEOUT_MS:-180000}
 
 # ---- build on the host ---------------------------------------------------------------------------
 # JRDMA_TOOLS_JAR=FILE: run the tools from that jar (e.g. one built from this branch merged with
@@ -140,20 +143,20 @@ for step in $steps; do
     fi ;;
   rping)
     # rping -V checks every ping's data on both sides; -C 10 pings, then the client disconnects
-    pair 1 2 "cd /tmp && $jrdma rping -s -a $g1 -p 7174 -V -d 2>&1" "rping: listening on" \
+    pair 1 2 "cd /tmp && $jrdma rping -s -a $g1 -p 7174 -V -d --timeout-ms $tmo 2>&1" "rping: listening on" \
       "stdbuf -oL rping -c -a $g1 -p 7174 -C 10 -V -v 2>&1" "ping data: rdma-ping-9" "rping: jrdma server (g1) <- rping client (g2)"
     pair 2 1 "stdbuf -oL rping -s -a $g2 -p 7175 -C 10 -V -d 2>&1" "rdma_listen" \
-      "cd /tmp && $jrdma rping -c -a $g2 -p 7175 -C 10 -V -v 2>&1" "ping data: rdma-ping-9" "rping: jrdma client (g1) -> rping server (g2)"
+      "cd /tmp && $jrdma rping -c -a $g2 -p 7175 -C 10 -V -v --timeout-ms $tmo 2>&1" "ping data: rdma-ping-9" "rping: jrdma client (g1) -> rping server (g2)"
     ;;
   perf)
     for t in write_bw send_lat; do
       ib=ib_$t; n=1000
       [ $t = write_bw ] && sz=65536 || sz=2
       want='^ *'$sz' +'$n
-      pair 1 2 "cd /tmp && $jrdma perf $t -R -x 1 -s $sz -n $n 2>&1" "Waiting for client" \
+      pair 1 2 "cd /tmp && $jrdma perf $t -R -x 1 -s $sz -n $n --timeout-ms $tmo 2>&1" "Waiting for client" \
         "stdbuf -oL $ib -R -d rxe0 -x 1 -s $sz -n $n $g1 2>&1" "$want" "perf $t -R: jrdma server (g1) <- $ib (g2)"
       pair 2 1 "stdbuf -oL $ib -R -d rxe0 -x 1 -s $sz -n $n 2>&1" "Waiting for client" \
-        "cd /tmp && $jrdma perf $t -R -x 1 -s $sz -n $n $g2 2>&1" "$want" "perf $t -R: jrdma client (g1) -> $ib server (g2)"
+        "cd /tmp && $jrdma perf $t -R -x 1 -s $sz -n $n --timeout-ms $tmo $g2 2>&1" "$want" "perf $t -R: jrdma client (g1) -> $ib server (g2)"
     done ;;
   *) echo "rxe-native-cm: unknown step $step (loopback, rping, perf)" >&2; exit 2 ;;
   esac
