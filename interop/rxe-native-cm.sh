@@ -72,6 +72,14 @@ teardown() {
   echo "rxe-native-cm: $(( $(date +%s) - start )) s in all; lab ($NETNS) down"
 }
 if [ "${RXE_CM_REUSE:-0}" != 1 ]; then
+  # `up` stops this instance's guests and `down` deletes its namespace: never take another run's
+  for f in "$INTEROP_WORK"/run/g*/qemu.pid; do
+    if [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null; then
+      echo "rxe-native-cm: lab instance $NETNS ($INTEROP_WORK) has a guest running (pid $(cat "$f")): another run" \
+        "uses it; wait, or run beside it: NETNS=rxe-lab2 INTEROP_WORK=/var/tmp/jrdma-lab2 (images/ linked)" >&2
+      exit 2
+    fi
+  done
   trap teardown EXIT
   LAB_SHARE=$here ./run-lab.sh up 2
   ./run-lab.sh setup >/dev/null
