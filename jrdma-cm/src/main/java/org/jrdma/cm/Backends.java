@@ -28,7 +28,12 @@ final class Backends {
 
     /** The backend for these devices, or null for the built-in CM. */
     static CmBackend forDevices(java.util.function.Supplier<List<Device>> offered) {
-        if (LOADED.isEmpty()) {
+        return choose(LOADED, offered);
+    }
+
+    /** The choice among {@code loaded} backends (the ServiceLoader's, or a test's). */
+    static CmBackend choose(List<CmBackend> loaded, java.util.function.Supplier<List<Device>> offered) {
+        if (loaded.isEmpty()) {
             return null; // the devices are not even asked for: nothing changes for the built-in CM
         }
         List<Device> devices = offered.get();
@@ -36,7 +41,7 @@ final class Backends {
             return null;
         }
         String provider = devices.getFirst().provider();
-        for (CmBackend b : LOADED) {
+        for (CmBackend b : loaded) {
             if (b.provider().equals(provider)) {
                 if (!b.isAvailable()) {
                     throw new CmException(CmError.NO_DEVICE, "device " + devices.getFirst().name() + " is " + provider

@@ -21,8 +21,12 @@ public final class EventChannel implements AutoCloseable {
     private final ChannelBackend backend;
 
     private EventChannel(CmOptions options) {
+        this(options, Backends.forDevices(options.devices()));
+    }
+
+    /** A channel on {@code b} (null: the built-in CM); tests give their own backend here. */
+    EventChannel(CmOptions options, CmBackend b) {
         this.options = options;
-        CmBackend b = Backends.forDevices(options.devices());
         this.backend = b == null ? null : b.openChannel(new BackendSink(this));
     }
 
