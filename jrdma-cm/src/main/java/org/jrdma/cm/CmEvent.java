@@ -23,8 +23,16 @@ public final class CmEvent {
     private final UdParam ud;
     private final String detail;
     private final AtomicBoolean acked = new AtomicBoolean();
+    /** A backend's rdma_ack_cm_event (org.jrdma.cm.spi), or null for the built-in CM's events. */
+    private final Runnable backendAck;
 
     CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, ConnParam param, UdParam ud, String detail) {
+        this(type, id, listenId, status, privateData, param, ud, detail, null);
+    }
+
+    CmEvent(CmEventType type, CmId id, CmId listenId, int status, byte[] privateData, ConnParam param, UdParam ud, String detail,
+            Runnable backendAck) {
+        this.backendAck = backendAck;
         this.type = type;
         this.id = id;
         this.listenId = listenId;
@@ -80,6 +88,10 @@ public final class CmEvent {
     public void ack() {
         if (!acked.compareAndSet(false, true)) {
             throw new IllegalStateException(type + " event acked twice");
+        }
+        if (backendAck != null) {
+            backendAck.run();
+            return;
         }
         id.eventAcked();
     }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jrdma.cm.spi.ChannelBackend;
+import org.jrdma.cm.spi.IdBackend;
 import org.jrdma.cm.wire.CmaHeader;
 import org.jrdma.cm.wire.PortSpace;
 import org.jrdma.cm.wire.ServiceId;
@@ -63,11 +65,29 @@ public final class CmId implements AutoCloseable {
     private int backlog;
     private int unacked;
     private boolean closed;
+    /**
+     * The id of the channel's backend (librdmacm for native devices, {@link org.jrdma.cm.spi}),
+     * which then does every call; null for the built-in CM, whose state is the rest of this class.
+     */
+    private final IdBackend backend;
 
     private CmId(EventChannel channel, PortSpace portSpace, Object context) {
+        this(channel, portSpace, context, null);
+    }
+
+    private CmId(EventChannel channel, PortSpace portSpace, Object context, IdBackend backend) {
         this.channel = channel;
         this.portSpace = portSpace;
         this.context = context;
+        this.backend = backend;
+        if (backend != null) {
+            backend.attached(this);
+        }
+    }
+
+    /** An id its channel's backend made (a CONNECT_REQUEST's), for {@link BackendSink}. */
+    static CmId ofBackend(EventChannel channel, PortSpace portSpace, Object context, IdBackend backend) {
+        return new CmId(channel, portSpace, context, backend);
     }
 
     /** rdma_create_id: an id in port space TCP (RC or UC QPs) or UDP (UD QPs) whose events go to {@code channel}. */
@@ -76,7 +96,8 @@ public final class CmId implements AutoCloseable {
         if (portSpace != PortSpace.TCP && portSpace != PortSpace.UDP) {
             throw new CmException(CmError.INVALID_ARGUMENT, "create_id: port space " + portSpace + " is not supported (TCP or UDP)");
         }
-        return new CmId(channel, portSpace, context);
+        ChannelBackend b = channel.backend();
+        return b == null ? new CmId(channel, portSpace, context) : new CmId(channel, portSpace, context, b.createId(portSpace, context));
     }
 
     /** The id of a connection request, made by the agent under its lock. */
@@ -121,6 +142,10 @@ public final class CmId implements AutoCloseable {
      */
     public void bindAddr(InetSocketAddress address) {
         Objects.requireNonNull(address, "address");
+        if (backend != null) {
+            backend.bindAddr(address);
+            return;
+        }
         InetAddress ip = ip(address.getAddress(), "bind_addr");
         synchronized (this) {
             checkOpen("bind_addr");
@@ -153,6 +178,10 @@ public final class CmId implements AutoCloseable {
      * timeout instead of failing.
      */
     public void listen(int backlog) {
+        if (backend != null) {
+            backend.listen(backlog);
+            return;
+        }
         synchronized (this) {
             checkOpen("listen");
             if (addrResolved || conn != null && conn.state != CmState.IDLE) {
@@ -186,6 +215,10 @@ public final class CmId implements AutoCloseable {
     public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, Duration timeout) {
         Objects.requireNonNull(dst, "dst");
         positive(timeout, "resolve_addr");
+        if (backend != null) {
+            backend.resolveAddr(src, dst, timeout);
+            return;
+        }
         InetAddress to = ip(dst.getAddress(), "resolve_addr");
         if (to.isAnyLocalAddress()) {
             throw new CmException(CmError.INVALID_ARGUMENT, "resolve_addr: destination " + DeviceChoice.text(to)
@@ -226,6 +259,10 @@ public final class CmId implements AutoCloseable {
     /** rdma_resolve_route: on RoCE a local computation (§7.2); ROUTE_RESOLVED. */
     public void resolveRoute(Duration timeout) {
         positive(timeout, "resolve_route");
+        if (backend != null) {
+            backend.resolveRoute(timeout);
+            return;
+        }
         synchronized (this) {
             checkOpen("resolve_route");
             if (!addrResolved) {
@@ -246,6 +283,9 @@ public final class CmId implements AutoCloseable {
     public QueuePair createQp(ProtectionDomain pd, QpInitAttr attr) {
         Objects.requireNonNull(pd, "pd");
         Objects.requireNonNull(attr, "attr");
+        if (backend != null) {
+            return backend.createQp(pd, attr);
+        }
         CmAgent a = agent;
         if (a == null) {
             throw new CmException(CmError.INVALID_ARGUMENT, "create_qp: the id has no device yet (resolve the address, or bind to a device address)");
@@ -283,11 +323,18 @@ public final class CmId implements AutoCloseable {
 
     /** The QP made by {@link #createQp}, or null. */
     public QueuePair qp() {
+        if (backend != null) {
+            return backend.qp();
+        }
         return qp;
     }
 
     /** rdma_destroy_qp; also destroys the address handles the id made on the QP's PD (UD). */
     public void destroyQp() {
+        if (backend != null) {
+            backend.destroyQp();
+            return;
+        }
         synchronized (ahs) {
             ahs.forEach(AddressHandle::close);
             ahs.clear();
@@ -312,6 +359,9 @@ public final class CmId implements AutoCloseable {
 
     /** The device context of this id (id->verbs), null before the address is resolved or bound to a device. */
     public Context verbs() {
+        if (backend != null) {
+            return backend.verbs();
+        }
         CmAgent a = agent;
         return a == null ? null : a.context();
     }
@@ -321,6 +371,10 @@ public final class CmId implements AutoCloseable {
     /** rdma_connect: a REQ (RC/UC) or SIDR_REQ (UD) with {@code param} (null: {@link ConnParam#defaults()}). */
     public void connect(ConnParam param) {
         ConnParam p = param == null ? ConnParam.defaults() : param;
+        if (backend != null) {
+            backend.connect(p);
+            return;
+        }
         int limit = portSpace == PortSpace.UDP ? SidrSide.SIDR_REQ_USER_DATA : ActiveSide.REQ_USER_DATA;
         checkPrivateData("connect", p, limit);
         CmAgent a = requireAgent("connect");
@@ -355,6 +409,10 @@ public final class CmId implements AutoCloseable {
      */
     public void accept(ConnParam param) {
         ConnParam p = param == null ? ConnParam.defaults() : param;
+        if (backend != null) {
+            backend.accept(p);
+            return;
+        }
         checkPrivateData("accept", p, portSpace == PortSpace.UDP ? ACCEPT_UD_DATA : ACCEPT_RC_DATA);
         CmAgent a = requireAgent("accept");
         checkResources("accept", p, a);
@@ -379,6 +437,10 @@ public final class CmId implements AutoCloseable {
     /** rdma_reject: a REJ with reason 28 (consumer defined) and {@code privateData} (≤ 148 bytes; UD: a SIDR_REP "reject", ≤ 136). */
     public void reject(byte[] privateData) {
         byte[] data = privateData == null ? new byte[0] : privateData.clone();
+        if (backend != null) {
+            backend.reject(data);
+            return;
+        }
         int limit = portSpace == PortSpace.UDP ? ACCEPT_UD_DATA : REJECT_DATA;
         if (data.length > limit) {
             throw new CmException(CmError.PRIVATE_DATA_TOO_LONG, "reject: " + data.length + " bytes of private data, at most "
@@ -400,6 +462,10 @@ public final class CmId implements AutoCloseable {
 
     /** rdma_establish: after CONNECT_RESPONSE (an id with no QP), sends the RTU. */
     public void establish() {
+        if (backend != null) {
+            backend.establish();
+            return;
+        }
         CmAgent a = requireAgent("establish");
         a.lock();
         try {
@@ -418,6 +484,10 @@ public final class CmId implements AutoCloseable {
      * DREQ (DISCONNECTED), the DREP. Both sides then get TIMEWAIT_EXIT after the timewait.
      */
     public void disconnect() {
+        if (backend != null) {
+            backend.disconnect();
+            return;
+        }
         CmAgent a = requireAgent("disconnect");
         a.lock();
         try {
@@ -432,20 +502,35 @@ public final class CmId implements AutoCloseable {
 
     // ---- what it is bound to ----
 
-    public synchronized InetSocketAddress localAddress() {
-        return local;
+    public InetSocketAddress localAddress() {
+        if (backend != null) {
+            return backend.localAddress();
+        }
+        synchronized (this) {
+            return local;
+        }
     }
 
-    public synchronized InetSocketAddress peerAddress() {
-        return peer;
+    public InetSocketAddress peerAddress() {
+        if (backend != null) {
+            return backend.peerAddress();
+        }
+        synchronized (this) {
+            return peer;
+        }
     }
 
     /** rdma_get_src_port: the bound port, 0 when unbound. */
-    public synchronized int port() {
-        return local == null ? 0 : local.getPort();
+    public int port() {
+        if (backend != null) {
+            return backend.port();
+        }
+        synchronized (this) {
+            return local == null ? 0 : local.getPort();
+        }
     }
 
-    /** The CM counters of this id's device (MADs received, sent, retransmitted, duplicates, dropped by reason). */
+    /** The CM counters of this id's device (MADs received, sent, retransmitted, duplicates, dropped by reason); empty on librdmacm, whose MADs the kernel sends. */
     public Map<String, Long> counters() {
         CmAgent a = agent;
         return a == null ? Map.of() : a.counters().snapshot();
@@ -547,6 +632,10 @@ public final class CmId implements AutoCloseable {
      * drops them: a TIMEWAIT_EXIT nobody waits for held every close for the whole timeout.
      */
     public void close(Duration timeout) {
+        if (backend != null) {
+            backend.close(timeout);
+            return;
+        }
         boolean first;
         synchronized (this) {
             first = !closed;

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jrdma.cm.spi.ChannelBackend;
+import org.jrdma.cm.spi.CmBackend;
 
 /**
  * {@code struct rdma_event_channel}: where the events of its ids queue up, in the order the CM
@@ -15,9 +17,21 @@ public final class EventChannel implements AutoCloseable {
     private final Condition arrived = lock.newCondition();
     private final ArrayDeque<CmEvent> queue = new ArrayDeque<>();
     private boolean closed;
+    /** The CM of the options' devices when it is not the built-in one (see {@link Backends}), else null. */
+    private final ChannelBackend backend;
 
     private EventChannel(CmOptions options) {
+        this(options, Backends.forDevices(options.devices()));
+    }
+
+    /** A channel on {@code b} (null: the built-in CM); tests give their own backend here. */
+    EventChannel(CmOptions options, CmBackend b) {
         this.options = options;
+        this.backend = b == null ? null : b.openChannel(new BackendSink(this));
+    }
+
+    ChannelBackend backend() {
+        return backend;
     }
 
     /** rdma_create_event_channel, with the default {@link CmOptions}. */
@@ -39,6 +53,13 @@ public final class EventChannel implements AutoCloseable {
      * {@link CmError#TIMED_OUT} when none came.
      */
     public CmEvent getEvent(Duration timeout) {
+        if (backend != null) {
+            CmEvent e = backend.next(timeout);
+            if (e == null) {
+                throw new CmException(CmError.TIMED_OUT, "get_cm_event: no event within " + timeout.toMillis() + " ms");
+            }
+            return e;
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
         CmEvent e;
         lock.lock();
@@ -105,6 +126,9 @@ public final class EventChannel implements AutoCloseable {
 
     /** The next event if one is queued, else null; never blocks. */
     public CmEvent poll() {
+        if (backend != null) {
+            return backend.poll();
+        }
         CmEvent e;
         lock.lock();
         try {
@@ -163,9 +187,15 @@ public final class EventChannel implements AutoCloseable {
         }
     }
 
-    /** rdma_destroy_event_channel; a thread waiting in getEvent fails with CLOSED. */
+    /**
+     * rdma_destroy_event_channel; a thread waiting in getEvent fails with CLOSED. On librdmacm the
+     * ids still on the channel are destroyed first: their commands go through the channel's fd.
+     */
     @Override
     public void close() {
+        if (backend != null) {
+            backend.close();
+        }
         lock.lock();
         try {
             closed = true;

@@ -34,6 +34,7 @@ public final class NativeContext implements Context {
     private final int phys;
     /** What probeMaxInlineData found; -1 before the first queryDevice. */
     private int maxInlineData = -1;
+    private final boolean owned;
     private volatile boolean closed;
 
     final Registry<NativeQp> qps = new Registry<>();
@@ -49,13 +50,25 @@ public final class NativeContext implements Context {
     private final AsyncEvents asyncEvents = new AsyncEvents();
 
     NativeContext(NativeDevice device, MemorySegment ctx) {
+        this(device, ctx, true);
+    }
+
+    /**
+     * {@code owned}: false for a context another library opened and closes (librdmacm's, which
+     * {@link LibraryContexts} wraps): close() then releases what jrdma made on it but never calls
+     * ibv_close_device.
+     */
+    NativeContext(NativeDevice device, MemorySegment ctx, boolean owned) {
         this.device = device;
         this.ctx = ctx;
+        this.owned = owned;
         this.ops = new Ops(ctx);
         this.asyncFd = IbvCalls.asyncFd(ctx);
         int rc = Libc.setNonBlocking(asyncFd);
         if (rc != 0) {
-            IbvCalls.closeDevice(ctx);
+            if (owned) {
+                IbvCalls.closeDevice(ctx);
+            }
             throw Native.failure("ibv_open_device " + device.name() + ": O_NONBLOCK on the async fd", rc);
         }
         this.phys = IbvCalls.queryDevice(ctx).physPortCnt();
@@ -252,11 +265,14 @@ public final class NativeContext implements Context {
         }
         synchronized (this) {
             asyncEvents.ackAll();
-            IbvCalls.closeDevice(ctx);
+            if (owned) {
+                IbvCalls.closeDevice(ctx);
+            }
         }
     }
 
-    boolean isClosed() {
+    /** Whether close() ran (a wrapper of a library's context is then made anew by {@link LibraryContexts}). */
+    public boolean isClosed() {
         return closed;
     }
 

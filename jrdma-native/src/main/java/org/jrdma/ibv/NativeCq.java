@@ -53,7 +53,8 @@ public final class NativeCq implements CompletionQueue {
         return cq;
     }
 
-    NativeContext context() {
+    /** Its context (public for the librdmacm CM, which checks that a QP's CQs are of the id's context). */
+    public NativeContext context() {
         return context;
     }
 

@@ -116,6 +116,11 @@ public final class NativeQp implements QueuePair {
         return c;
     }
 
+    /** Whether it was destroyed (close, or its context's close): native code that names it must forget it. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** The struct ibv_qp * (for native code such as librdmacm). */
     public MemorySegment handle() {
         return qp;

@@ -1,0 +1,145 @@
+package org.jrdma.ibv.ffi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.foreign.GroupLayout;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.PaddingLayout;
+import java.lang.foreign.StructLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The librdmacm layouts proven against the installed {@code <rdma/rdma_cma.h>}: compiles
+ * {@code src/test/c/rdma_cm_layouts.c} with gcc, runs it, and compares every sizeof/offsetof it
+ * prints with {@link RdmaCmLayouts}, both ways; a mismatch fails naming struct and field. Skipped,
+ * saying what to install, without gcc or librdmacm-dev.
+ */
+class RdmaCmLayoutTest {
+    private static final Path HEADER = Path.of("/usr/include/rdma/rdma_cma.h");
+    private static final Map<String, Long> C_SIZES = new LinkedHashMap<>();
+    private static final Map<String, long[]> C_FIELDS = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void compileAndRun() throws IOException, InterruptedException {
+        assumeTrue(Files.isReadable(HEADER), () -> HEADER + " is missing: install librdmacm-dev"
+                + " (apt-get install -y librdmacm-dev) to check the librdmacm layouts");
+        assumeTrue(onPath("gcc"), "gcc is not on PATH: install gcc to check the librdmacm layouts");
+        Path src = Path.of(System.getProperty("jrdma.native.csrc", "src/test/c")).resolve("rdma_cm_layouts.c");
+        Path out = Path.of(System.getProperty("jrdma.native.build", "target")).resolve("rdma_cm_layouts");
+        Files.createDirectories(out.getParent());
+        run(List.of("gcc", "-Wall", "-Werror", "-o", out.toString(), src.toString()));
+        for (String line : run(List.of(out.toString())).split("\n")) {
+            String[] f = line.trim().split(" ");
+            switch (f[0]) {
+                case "struct" -> C_SIZES.put(f[1], Long.parseLong(f[2]));
+                case "field" -> C_FIELDS.put(f[1] + " " + f[2], new long[] {Long.parseLong(f[3]), Long.parseLong(f[4])});
+                default -> throw new IllegalStateException("rdma_cm_layouts printed an unknown line: " + line);
+            }
+        }
+        assertThat(C_FIELDS).as("fields printed by rdma_cm_layouts").hasSizeGreaterThan(40);
+    }
+
+    @Test
+    void everyFieldTheCProgramPrintsHasTheSameOffsetAndSizeInJava() {
+        List<String> wrong = new ArrayList<>();
+        C_FIELDS.forEach((key, c) -> {
+            String struct = key.substring(0, key.indexOf(' '));
+            String path = key.substring(key.indexOf(' ') + 1);
+            StructLayout layout = layout(struct);
+            if (layout == null) {
+                wrong.add("struct " + struct + ": no Java layout");
+                return;
+            }
+            try {
+                long off = RdmaCmLayouts.offset(layout, path);
+                long size = RdmaCmLayouts.size(layout, path);
+                if (off != c[0] || size != c[1]) {
+                    wrong.add(struct + "." + path + ": C offset " + c[0] + " size " + c[1] + ", Java offset " + off + " size " + size);
+                }
+            } catch (IllegalArgumentException e) {
+                wrong.add(struct + "." + path + ": not in the Java layout (" + e.getMessage() + ")");
+            }
+        });
+        assertThat(wrong).as("layout mismatches against %s", HEADER).isEmpty();
+    }
+
+    @Test
+    void everyStructHasTheCSize() {
+        List<String> wrong = new ArrayList<>();
+        for (StructLayout layout : RdmaCmLayouts.ALL) {
+            String name = layout.name().orElseThrow();
+            Long c = C_SIZES.get(name);
+            if (c == null || c != layout.byteSize()) {
+                wrong.add("struct " + name + ": sizeof in C " + c + ", Java " + layout.byteSize());
+            }
+        }
+        assertThat(wrong).as("struct sizes against %s", HEADER).isEmpty();
+    }
+
+    /** No Java field goes unchecked: a typo'd or moved name fails here instead of hiding. */
+    @Test
+    void everyNamedJavaFieldIsCheckedByTheCProgram() {
+        List<String> unchecked = new ArrayList<>();
+        for (StructLayout layout : RdmaCmLayouts.ALL) {
+            String struct = layout.name().orElseThrow();
+            for (String path : paths(layout, "")) {
+                boolean covered = C_FIELDS.keySet().stream().anyMatch(k -> k.equals(struct + " " + path)
+                        || k.startsWith(struct + " " + path + ".") || path.startsWith(k.substring(k.indexOf(' ') + 1) + ".")
+                        && k.startsWith(struct + " "));
+                if (!covered) {
+                    unchecked.add(struct + "." + path);
+                }
+            }
+        }
+        assertThat(unchecked).as("Java fields that rdma_cm_layouts.c does not print").isEmpty();
+    }
+
+    /** Leaf member paths, down through nested structs and unions (route.addr.src_storage). */
+    private static List<String> paths(GroupLayout group, String prefix) {
+        List<String> out = new ArrayList<>();
+        for (MemoryLayout m : group.memberLayouts()) {
+            if (m instanceof PaddingLayout || m.name().isEmpty()) {
+                continue;
+            }
+            String name = prefix + m.name().orElseThrow();
+            if (m instanceof GroupLayout g && !g.name().orElse("").startsWith("ibv_")) {
+                out.addAll(paths(g, name + "."));
+            } else {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    private static StructLayout layout(String name) {
+        return RdmaCmLayouts.ALL.stream().filter(l -> l.name().orElseThrow().equals(name)).findFirst().orElse(null);
+    }
+
+    private static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
+        assertThat(p.exitValue()).as("exit status of %s; output:%n%s", command, output).isZero();
+        return output;
+    }
+}
