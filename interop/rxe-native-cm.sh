@@ -87,50 +87,7 @@ fi
 
 java_g="JRDMA_PROVIDER=native /opt/jdk/bin/java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED"
 jrdma="$java_g -jar /src/target/rxe-native-cm/jrdma.jar"
-out() { echo "$INTEROP_WORK/run/g$1/ctl/out/$2"; }
-results=()
-record() { results+=("$(printf '%-44s %s' "$1" "$2")"); echo "rxe-native-cm: $1: $2"; }
-
-# Waits until job $2 on guest $1 printed $3 (a server listening), at most $4 s; fails if it ended.
-ready() {
-  local f; f=$(out "$1" "$2"); local n=$(( $4 * 5 ))
-  while [ $n -gt 0 ]; do
-    grep -q -- "$3" "$f.log" 2>/dev/null && return 0
-    [ -f "$f.rc" ] && return 1
-    sleep 0.2; n=$((n - 1))
-  done
-  return 1
-}
-
-# Ends what the job $2 on guest $1 still runs (the children of its shell, by PID).
-stop() {
-  ./run-lab.sh exec "$1" "p=\$(cat /tmp/$2.pid 2>/dev/null) && pkill -P \$p; true" >/dev/null 2>&1 || true
-}
-
-# One server/client pair: server on guest $1 (job text $3, ready when its log shows $4), client
-# on guest $2 (job text $5); passes when both exit 0 and the client's log matches $6.
-pair() {
-  local name=$7 sg=$1 cg=$2 job="cm-$$-$RANDOM"
-  # the job's shell writes its PID, so that a server left waiting is ended by PID (its children)
-  ./run-lab.sh submit "$sg" "$job-s" "echo \$\$ > /tmp/$job-s.pid; $3"
-  if ! ready "$sg" "$job-s" "$4" 180; then
-    stop "$sg" "$job-s"
-    record "$name" "FAIL (server never listened; target/rxe-native-cm/$name.server.log)"
-    cp "$(out "$sg" "$job-s").log" "$stage/$name.server.log" 2>/dev/null || true
-    tail -n 20 "$stage/$name.server.log" 2>/dev/null || true
-    return
-  fi
-  local crc=0 src=0
-  ./run-lab.sh submit "$cg" "$job-c" "$5"
-  ./run-lab.sh wait "$cg" "$job-c" 300 > "$stage/$name.client.log" 2>&1 || crc=$?
-  ./run-lab.sh wait "$sg" "$job-s" 120 > "$stage/$name.server.log" 2>&1 || { src=$?; stop "$sg" "$job-s"; }
-  if [ $crc -eq 0 ] && [ $src -eq 0 ] && grep -Eq -- "$6" "$stage/$name.client.log" "$stage/$name.server.log"; then
-    record "$name" "pass"
-  else
-    record "$name" "FAIL (client rc $crc, server rc $src; target/rxe-native-cm/$name.*.log)"
-    tail -n 15 "$stage/$name.server.log" "$stage/$name.client.log"
-  fi
-}
+. "$here/interop/rxe-native-lib.sh"
 
 for step in $steps; do
   case $step in

@@ -1,0 +1,57 @@
+# Shared by rxe-native-cm.sh and rxe-native-tools.sh (sourced, not run): a server/client pair of
+# jobs in two lab guests, and the pass/fail rows. Needs $lab as the cwd (run-lab.sh), $stage (the
+# logs) and $INTEROP_WORK.
+results=()
+out() { echo "$INTEROP_WORK/run/g$1/ctl/out/$2"; }
+logbase() { echo "$stage/${1//[^A-Za-z0-9_.-]/_}"; } # pair's logs: $(logbase NAME).client.log, .server.log
+record() { results+=("$(printf '%-52s %s' "$1" "$2")"); echo "${0##*/}: $1: $2"; }
+
+# Waits until job $2 on guest $1 printed $3 (a server listening), at most $4 s; fails if it ended.
+# $3 = tcp:PORT: until something in guest $1 listens on TCP PORT (servers that print nothing).
+ready() {
+  local f; f=$(out "$1" "$2"); local n=$(( $4 * 5 ))
+  while [ $n -gt 0 ]; do
+    if [[ $3 == tcp:* ]]; then
+      ./run-lab.sh exec "$1" "ss -ltnH 'sport = :${3#tcp:}'" 2>/dev/null | grep -q LISTEN && return 0
+      n=$((n - 4))
+    else
+      grep -q -- "$3" "$f.log" 2>/dev/null && return 0
+    fi
+    [ -f "$f.rc" ] && return 1
+    sleep 0.2; n=$((n - 1))
+  done
+  return 1
+}
+
+# Ends what the job $2 on guest $1 still runs (the children of its shell, by PID).
+stop() {
+  ./run-lab.sh exec "$1" "p=\$(cat /tmp/$2.pid 2>/dev/null) && pkill -P \$p; true" >/dev/null 2>&1 || true
+}
+
+# One server/client pair: server on guest $1 (job text $3, ready when its log shows $4), client
+# on guest $2 (job text $5); passes when both exit 0, the client's or server's log matches $6 and
+# neither log matches $8 (if given: bad data an rdma-core tool reports but still exits 0 for).
+pair() {
+  local name=$7 sg=$1 cg=$2 job="cm-$$-$RANDOM" bad=${8:-} f log
+  f=$(logbase "$7"); log=${f#"${here:-}"/}
+  # the job's shell writes its PID, so that a server left waiting is ended by PID (its children)
+  ./run-lab.sh submit "$sg" "$job-s" "echo \$\$ > /tmp/$job-s.pid; $3"
+  if ! ready "$sg" "$job-s" "$4" 180; then
+    stop "$sg" "$job-s"
+    record "$name" "FAIL (server never listened; $log.server.log)"
+    cp "$(out "$sg" "$job-s").log" "$f.server.log" 2>/dev/null || true
+    tail -n 20 "$f.server.log" 2>/dev/null || true
+    return
+  fi
+  local crc=0 src=0
+  ./run-lab.sh submit "$cg" "$job-c" "$5"
+  ./run-lab.sh wait "$cg" "$job-c" 300 > "$f.client.log" 2>&1 || crc=$?
+  ./run-lab.sh wait "$sg" "$job-s" 120 > "$f.server.log" 2>&1 || { src=$?; stop "$sg" "$job-s"; }
+  if [ $crc -eq 0 ] && [ $src -eq 0 ] && grep -Eq -- "$6" "$f.client.log" "$f.server.log" \
+     && { [ -z "$bad" ] || ! grep -Eq -- "$bad" "$f.client.log" "$f.server.log"; }; then
+    record "$name" "pass"
+  else
+    record "$name" "FAIL (client rc $crc, server rc $src; $log.*.log)"
+    tail -n 15 "$f.server.log" "$f.client.log"
+  fi
+}
