@@ -80,8 +80,8 @@ public final class PingpongCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (gidIndex != 0) {
-            throw rc.usage("--gid-idx: soft devices have one GID, index 0");
+        if (gidIndex < 0) {
+            throw rc.usage("--gid-idx must be 0 or more, not " + gidIndex);
         }
         if (ibPort != 1) {
             throw rc.usage("--ib-port: soft devices have one port, port 1");
@@ -98,7 +98,7 @@ public final class PingpongCommand implements Callable<Integer> {
             case "ud" -> QpType.UD;
             default -> throw rc.usage("--transport must be rc, uc or ud, not " + transport);
         };
-        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check).with(type, rxDepth, sl);
+        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check).with(type, rxDepth, sl).withGidIndex(gidIndex);
         if (type == QpType.UD && config.size() > config.mtu().bytes()) {
             throw rc.usage("--size " + config.size() + " is larger than the MTU " + config.mtu().bytes()
                     + ": a UD message is one packet (ibv_ud_pingpong refuses it too)");

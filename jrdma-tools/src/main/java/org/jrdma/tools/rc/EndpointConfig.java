@@ -20,9 +20,11 @@ import org.jrdma.verbs.QpType;
  * @param transport RC (ibv_rc_pingpong), UC (ibv_uc_pingpong) or UD (ibv_ud_pingpong)
  * @param rxDepth receives kept posted (rc_pingpong's {@code -r})
  * @param sl service level of the address vector ({@code -l})
+ * @param gidIndex the local GID index ({@code -g}): 0 on a soft device (its one GID); on a native
+ *     one (rdma_rxe) the RoCEv2 IPv4 GID is usually 1, as for ibv_rc_pingpong -g 1
  */
 public record EndpointConfig(String device, String bootstrap, int port, int size, int iters, boolean events, Mtu mtu,
-        Duration timeout, boolean verify, QpType transport, int rxDepth, int sl) {
+        Duration timeout, boolean verify, QpType transport, int rxDepth, int sl, int gidIndex) {
     /** The demo's receive depth. */
     public static final int RX_DEPTH = 16;
     /** ibv_rc_pingpong's default {@code -r}. */
@@ -33,7 +35,7 @@ public record EndpointConfig(String device, String bootstrap, int port, int size
     /** RC with the demo's receive depth. */
     public EndpointConfig(String device, String bootstrap, int port, int size, int iters, boolean events, Mtu mtu,
             Duration timeout, boolean verify) {
-        this(device, bootstrap, port, size, iters, events, mtu, timeout, verify, QpType.RC, RX_DEPTH, 0);
+        this(device, bootstrap, port, size, iters, events, mtu, timeout, verify, QpType.RC, RX_DEPTH, 0, 0);
     }
 
     /** RC, verification on (both ends are jrdma). */
@@ -45,7 +47,13 @@ public record EndpointConfig(String device, String bootstrap, int port, int size
     /** The same with another transport, receive depth and service level. */
     public EndpointConfig with(QpType newTransport, int newRxDepth, int newSl) {
         return new EndpointConfig(device, bootstrap, port, size, iters, events, mtu, timeout, verify, newTransport, newRxDepth,
-                newSl);
+                newSl, gidIndex);
+    }
+
+    /** The same with another local GID index. */
+    public EndpointConfig withGidIndex(int newGidIndex) {
+        return new EndpointConfig(device, bootstrap, port, size, iters, events, mtu, timeout, verify, transport, rxDepth, sl,
+                newGidIndex);
     }
 
     /** Bytes a receive must hold: the message, after the GRH area on UD. */

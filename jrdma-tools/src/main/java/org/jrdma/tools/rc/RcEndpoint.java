@@ -135,6 +135,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                 .withQpType(config.transport())
                 .withSl(config.sl())
                 .withMtu(config.mtu())
+                .withGidIndex(config.gidIndex())
                 .withCap(new QpCap(1, config.rxDepth(), 1, 1, 0))
                 .onInit(qp -> {
                     for (int n = 0; n < config.rxDepth(); n++) {
