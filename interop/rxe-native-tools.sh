@@ -13,7 +13,8 @@
 # The conformance runs use the guest JVM with -XX:TieredStopAtLevel=1 (as rxe-native-cm.sh);
 # the speed runs use the full JIT and jrdma's --warmup. The lab is torn down whatever happens.
 # Needs root and ../shared/lab; the default lab instance (rxe-lib.sh's captures live there).
-# Usage: interop/rxe-native-tools.sh [rdmacore] [soft] [speed]   (default: all three)
+# Usage: interop/rxe-native-tools.sh [rdmacore] [soft] [speed]   (default: all three;
+#   pingpong: rdmacore's two ibv_rc_pingpong rows alone)
 #   PP_ITERS (50) BW_ITERS (1000) LAT_ITERS (1000) SPEED_BW_ITERS (5000) SPEED_LAT_ITERS (5000)
 set -euo pipefail
 start=$(date +%s)
@@ -65,17 +66,22 @@ jrdma_jit="$jvm -jar $jar"                          # speed: the full JIT, with 
 nat="--provider native -d rxe0"
 bad='invalid data|mismatch|[Cc]orrupt|FAIL'
 
-step_rdmacore() {
+step_pingpong() {
   local p=18600
-  # ibv_rc_pingpong -c: rdma-core's server checks its page starts, jrdma every message
-  pair 1 2 "$jrdma pingpong $nat -g 1 -p $p -n $pp -s 9000 -m 1024 -c --timeout-ms $tmo 2>&1" "listening on TCP" \
+  # ibv_rc_pingpong -c: rdma-core's server checks its page starts, jrdma every message. Neither
+  # server prints when it listens (jrdma pingpong only for -p 0): ready when the port listens.
+  pair 1 2 "$jrdma pingpong $nat -g 1 -p $p -n $pp -s 9000 -m 1024 -c --timeout-ms $tmo 2>&1" "tcp:$p" \
     "stdbuf -oL ibv_rc_pingpong -d rxe0 -g 1 -p $p -n $pp -s 9000 -m 1024 -c $g1 2>&1" "iters in" \
     "pingpong -c: jrdma native server (g1) <- ibv_rc_pingpong (g2)" "$bad"
   p=$((p + 1))
   pair 2 1 "stdbuf -oL ibv_rc_pingpong -d rxe0 -g 1 -p $p -n $pp -s 9000 -m 1024 -c 2>&1" "tcp:$p" \
     "$jrdma pingpong $nat -g 1 -p $p -n $pp -s 9000 -m 1024 -c --timeout-ms $tmo $g2 2>&1" "iters in" \
     "pingpong -c: jrdma native client (g1) -> ibv_rc_pingpong (g2)" "$bad"
-  local t sz n want
+}
+
+step_rdmacore() {
+  step_pingpong
+  local t sz n want p=18602
   for t in write_bw read_bw atomic_bw send_lat; do
     case $t in
       atomic_bw) sz=""; n=$bwn; want='^ *8 +'$n ;;
@@ -147,8 +153,8 @@ step_speed() {
 
 for step in $steps; do
   case $step in
-    rdmacore|soft|speed) "step_$step" ;;
-    *) echo "rxe-native-tools: unknown step $step (rdmacore, soft, speed)" >&2; exit 2 ;;
+    rdmacore|pingpong|soft|speed) "step_$step" ;;
+    *) echo "rxe-native-tools: unknown step $step (rdmacore, pingpong, soft, speed)" >&2; exit 2 ;;
   esac
 done
 
