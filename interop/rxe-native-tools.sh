@@ -14,7 +14,7 @@
 # the speed runs use the full JIT and jrdma's --warmup. The lab is torn down whatever happens.
 # Needs root and ../shared/lab; the default lab instance (rxe-lib.sh's captures live there).
 # Usage: interop/rxe-native-tools.sh [rdmacore] [soft] [speed]   (default: all three;
-#   pingpong: rdmacore's two ibv_rc_pingpong rows alone)
+#   rdmacore = pingpong perf rping, each its rows against rdma-core alone)
 #   PP_ITERS (50) BW_ITERS (1000) LAT_ITERS (1000) SPEED_BW_ITERS (5000) SPEED_LAT_ITERS (5000)
 set -euo pipefail
 start=$(date +%s)
@@ -81,6 +81,11 @@ step_pingpong() {
 
 step_rdmacore() {
   step_pingpong
+  step_perf
+  step_rping
+}
+
+step_perf() {
   local t sz n want p=18602
   for t in write_bw read_bw atomic_bw send_lat; do
     case $t in
@@ -97,12 +102,15 @@ step_rdmacore() {
       "$jrdma perf $t $nat -x 1 -p $p $sz -n $n --timeout-ms $tmo $g2 2>&1" "$want" \
       "perf $t: jrdma native client (g1) -> ib_$t server (g2)"
   done
+}
+
+step_rping() { # rping's -d is debug (it takes no device): --provider native alone
   # rping -V checks every ping's data on both sides; -C 10 pings, then the client disconnects
-  pair 1 2 "$jrdma rping $nat -s -a $g1 -p 7174 -V -d --timeout-ms $tmo 2>&1" "rping: listening on" \
+  pair 1 2 "$jrdma rping --provider native -s -a $g1 -p 7174 -V -d --timeout-ms $tmo 2>&1" "rping: listening on" \
     "stdbuf -oL rping -c -a $g1 -p 7174 -C 10 -V -v 2>&1" "ping data: rdma-ping-9" \
     "rping -V: jrdma native server (g1) <- rping client (g2)" "$bad"
   pair 2 1 "stdbuf -oL rping -s -a $g2 -p 7175 -C 10 -V -d 2>&1" "rdma_listen" \
-    "$jrdma rping $nat -c -a $g2 -p 7175 -C 10 -V -v --timeout-ms $tmo 2>&1" "ping data: rdma-ping-9" \
+    "$jrdma rping --provider native -c -a $g2 -p 7175 -C 10 -V -v --timeout-ms $tmo 2>&1" "ping data: rdma-ping-9" \
     "rping -V: jrdma native client (g1) -> rping server (g2)" "$bad"
 }
 
@@ -153,8 +161,8 @@ step_speed() {
 
 for step in $steps; do
   case $step in
-    rdmacore|pingpong|soft|speed) "step_$step" ;;
-    *) echo "rxe-native-tools: unknown step $step (rdmacore, pingpong, soft, speed)" >&2; exit 2 ;;
+    rdmacore|pingpong|perf|rping|soft|speed) "step_$step" ;;
+    *) echo "rxe-native-tools: unknown step $step (rdmacore, pingpong, perf, rping, soft, speed)" >&2; exit 2 ;;
   esac
 done
 
