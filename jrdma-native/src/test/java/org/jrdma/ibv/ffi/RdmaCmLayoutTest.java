@@ -1,21 +1,17 @@
 package org.jrdma.ibv.ffi;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.GroupLayout;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.PaddingLayout;
 import java.lang.foreign.StructLayout;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,21 +28,9 @@ class RdmaCmLayoutTest {
 
     @BeforeAll
     static void compileAndRun() throws IOException, InterruptedException {
-        assumeTrue(Files.isReadable(HEADER), () -> HEADER + " is missing: install librdmacm-dev"
-                + " (apt-get install -y librdmacm-dev) to check the librdmacm layouts");
-        assumeTrue(onPath("gcc"), "gcc is not on PATH: install gcc to check the librdmacm layouts");
-        Path src = Path.of(System.getProperty("jrdma.native.csrc", "src/test/c")).resolve("rdma_cm_layouts.c");
-        Path out = Path.of(System.getProperty("jrdma.native.build", "target")).resolve("rdma_cm_layouts");
-        Files.createDirectories(out.getParent());
-        run(List.of("gcc", "-Wall", "-Werror", "-o", out.toString(), src.toString()));
-        for (String line : run(List.of(out.toString())).split("\n")) {
-            String[] f = line.trim().split(" ");
-            switch (f[0]) {
-                case "struct" -> C_SIZES.put(f[1], Long.parseLong(f[2]));
-                case "field" -> C_FIELDS.put(f[1] + " " + f[2], new long[] {Long.parseLong(f[3]), Long.parseLong(f[4])});
-                default -> throw new IllegalStateException("rdma_cm_layouts printed an unknown line: " + line);
-            }
-        }
+        CLayoutProgram c = CLayoutProgram.compileAndRun("rdma_cm_layouts", HEADER, "librdmacm-dev", "librdmacm");
+        C_SIZES.putAll(c.sizes());
+        C_FIELDS.putAll(c.fields());
         assertThat(C_FIELDS).as("fields printed by rdma_cm_layouts").hasSizeGreaterThan(40);
     }
 
@@ -124,22 +108,5 @@ class RdmaCmLayoutTest {
 
     private static StructLayout layout(String name) {
         return RdmaCmLayouts.ALL.stream().filter(l -> l.name().orElseThrow().equals(name)).findFirst().orElse(null);
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String run(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
-        assertThat(p.exitValue()).as("exit status of %s; output:%n%s", command, output).isZero();
-        return output;
     }
 }
