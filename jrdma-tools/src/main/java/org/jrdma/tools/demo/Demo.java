@@ -174,9 +174,12 @@ public final class Demo {
         return config.bootstrap().equals("cm");
     }
 
-    /** The IP address of the endpoint's soft device, from its GID (::ffff:a.b.c.d, or an IPv6 address). */
-    private static InetAddress deviceAddress(RcEndpoint e) throws java.net.UnknownHostException {
-        return e.context().queryGid(1, 0).toInetAddress();
+    /**
+     * The IP address of the endpoint's device, from its GID at {@code -g} (::ffff:a.b.c.d, or an
+     * IPv6 address): a soft device's one GID, or e.g. rxe's RoCEv2 IPv4 GID 1.
+     */
+    private InetAddress deviceAddress(RcEndpoint e) throws java.net.UnknownHostException {
+        return e.context().queryGid(1, config.gidIndex()).toInetAddress();
     }
 
     private String connectPhaseName() {
