@@ -77,3 +77,18 @@ pair() {
     tail -n 15 "$f.server.log" "$f.client.log"
   fi
 }
+
+# One job on guest $1 (job text $2) that is its own peer (demo: both sides in one process); passes
+# when it exits 0, its log matches $3, and does not match $5 (if given). $4 names the row.
+solo() {
+  local f log job="solo-$$-$RANDOM" rc=0
+  f=$(logbase "$4"); log=${f#"${here:-}"/}
+  ./run-lab.sh submit "$1" "$job" "$2"
+  ./run-lab.sh wait "$1" "$job" 300 > "$f.log" 2>&1 || rc=$?
+  if [ $rc -eq 0 ] && grep -Eq -- "$3" "$f.log" && { [ -z "${5:-}" ] || ! grep -Eq -- "$5" "$f.log"; }; then
+    record "$4" "pass"
+  else
+    record "$4" "FAIL (rc $rc; $log.log)"
+    tail -n 15 "$f.log"
+  fi
+}
