@@ -11,7 +11,6 @@
 # default one: NETNS=rxe-lab2 INTEROP_WORK=/var/tmp/jrdma-lab2, with images/ linked to the
 # default instance's). RXE_CM_REUSE=1: use guests that are already up and set up, leave them up.
 # Usage: interop/rxe-native-cm.sh [loopback] [rping] [perf]   (default: all three)
-#   JRDMA_TOOLS_JAR=FILE  the tools jar to run in g1 (default: this checkout's, built here)
 set -euo pipefail
 start=$(date +%s)
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +19,6 @@ lab=${LAB_DIR:-$here/../shared/lab}
 [ "$(id -u)" -eq 0 ] || { echo "rxe-native-cm: run as root (the lab boots QEMU guests)" >&2; exit 2; }
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export NETNS=${NETNS:-rxe-lab} INTEROP_WORK=${INTEROP_WORK:-/var/tmp/jrdma-lab}
-m2=${M2_REPO:-$HOME/.m2/repository}
 stage=$here/target/rxe-native-cm
 steps=${*:-loopback rping perf}
 g1=10.77.0.2 g2=10.77.0.3
@@ -29,41 +27,12 @@ g1=10.77.0.2 g2=10.77.0.3
 tmo=${TOOL_TIMEOUT_MS:-180000}
 
 # ---- build on the host ---------------------------------------------------------------------------
-# JRDMA_TOOLS_JAR=FILE: run the tools from that jar (e.g. one built from this branch merged with
-# another, see README "Native connection manager"); else from this checkout's.
-tools_jar=${JRDMA_TOOLS_JAR:-$here/jrdma-tools/target/jrdma.jar}
-if [ -n "${JRDMA_TOOLS_JAR:-}" ]; then
-  (cd "$here" && ./mvnw -B -o -q -DskipTests -pl jrdma-native -am package)
-else
-  (cd "$here" && ./mvnw -B -o -q -DskipTests -pl jrdma-tools,jrdma-native -am package)
-fi
-rm -rf "$stage" && mkdir -p "$stage/lib" "$stage/classes"
-jars="org/junit/jupiter/junit-jupiter-api/6.1.3/junit-jupiter-api-6.1.3.jar
-org/junit/jupiter/junit-jupiter-engine/6.1.3/junit-jupiter-engine-6.1.3.jar
-org/junit/jupiter/junit-jupiter-params/6.1.3/junit-jupiter-params-6.1.3.jar
-org/junit/platform/junit-platform-commons/6.1.3/junit-platform-commons-6.1.3.jar
-org/junit/platform/junit-platform-engine/6.1.3/junit-platform-engine-6.1.3.jar
-org/junit/platform/junit-platform-launcher/6.1.3/junit-platform-launcher-6.1.3.jar
-org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar
-org/apiguardian/apiguardian-api/1.1.2/apiguardian-api-1.1.2.jar
-org/jspecify/jspecify/1.0.0/jspecify-1.0.0.jar
-org/assertj/assertj-core/3.27.7/assertj-core-3.27.7.jar
-net/bytebuddy/byte-buddy/1.18.3/byte-buddy-1.18.3.jar"
-for j in $jars; do cp "$m2/$j" "$stage/lib/"; done
-"$JAVA_HOME/bin/javac" -d "$stage/classes" -cp "$stage/lib/*" "$here/interop/rxe-native/ConformanceMain.java"
+. "$here/interop/rxe-native-lib.sh"
+(cd "$here" && ./mvnw -B -o -q -DskipTests -pl jrdma-tools,jrdma-native -am package)
+rm -rf "$stage" && mkdir -p "$stage"
+stage_junit "$stage"
 cp=/src/target/rxe-native-cm/classes:/src/jrdma-native/target/test-classes:/src/jrdma-native/target/classes
 cp=$cp:/src/jrdma-cm/target/classes:/src/jrdma-testkit/target/classes:/src/jrdma-verbs/target/classes:/src/target/rxe-native-cm/lib/*
-# The tools jar, with the provider choice the guests use. With ProviderChoice (JRDMA_PROVIDER,
-# branch i13-choice) in the jar, JRDMA_PROVIDER=native picks rxe0 and the CM follows. Without it,
-# Verbs lists every provider's devices in class-path order, soft's first (one per interface in the
-# guest), so this copy of the jar lists only the native provider as a service: the tools and the
-# CM then see rxe0 alone. The tools' code is the same either way.
-cp "$tools_jar" "$stage/jrdma.jar"
-if ! unzip -l "$stage/jrdma.jar" org/jrdma/verbs/ProviderChoice.class >/dev/null 2>&1; then
-  mkdir -p "$stage/svc/META-INF/services"
-  echo org.jrdma.ibv.NativeProvider > "$stage/svc/META-INF/services/org.jrdma.verbs.spi.Provider"
-  (cd "$stage/svc" && "$JAVA_HOME/bin/jar" uf "$stage/jrdma.jar" META-INF/services/org.jrdma.verbs.spi.Provider)
-fi
 
 # ---- the lab ---------------------------------------------------------------------------------------
 cd "$lab"
@@ -86,8 +55,7 @@ if [ "${RXE_CM_REUSE:-0}" != 1 ]; then
 fi
 
 java_g="JRDMA_PROVIDER=native /opt/jdk/bin/java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC --enable-native-access=ALL-UNNAMED"
-jrdma="$java_g -jar /src/target/rxe-native-cm/jrdma.jar"
-. "$here/interop/rxe-native-lib.sh"
+jrdma="$java_g -jar /src/jrdma-tools/target/jrdma.jar"
 
 for step in $steps; do
   case $step in

@@ -1,6 +1,28 @@
-# Shared by rxe-native-cm.sh and rxe-native-tools.sh (sourced, not run): a server/client pair of
-# jobs in two lab guests, and the pass/fail rows. Needs $lab as the cwd (run-lab.sh), $stage (the
-# logs) and $INTEROP_WORK.
+# Shared by rxe-native.sh, rxe-native-cm.sh and rxe-native-tools.sh (sourced, not run): the JUnit
+# launcher staged for a guest, a server/client pair of jobs in two lab guests, and the pass/fail
+# rows. pair() needs $lab as the cwd (run-lab.sh), $stage (the logs) and $INTEROP_WORK.
+
+# Copies the JUnit Platform's jars from the local Maven repository into $1/lib and compiles the
+# launcher main (rxe-native/ConformanceMain.java) into $1/classes: what a guest without Maven
+# needs to run the compiled tests. The versions are the build's (pom.xml).
+stage_junit() {
+  local m2=${M2_REPO:-$HOME/.m2/repository} j
+  mkdir -p "$1/lib" "$1/classes"
+  for j in org/junit/jupiter/junit-jupiter-api/6.1.3/junit-jupiter-api-6.1.3.jar \
+      org/junit/jupiter/junit-jupiter-engine/6.1.3/junit-jupiter-engine-6.1.3.jar \
+      org/junit/jupiter/junit-jupiter-params/6.1.3/junit-jupiter-params-6.1.3.jar \
+      org/junit/platform/junit-platform-commons/6.1.3/junit-platform-commons-6.1.3.jar \
+      org/junit/platform/junit-platform-engine/6.1.3/junit-platform-engine-6.1.3.jar \
+      org/junit/platform/junit-platform-launcher/6.1.3/junit-platform-launcher-6.1.3.jar \
+      org/opentest4j/opentest4j/1.3.0/opentest4j-1.3.0.jar \
+      org/apiguardian/apiguardian-api/1.1.2/apiguardian-api-1.1.2.jar \
+      org/jspecify/jspecify/1.0.0/jspecify-1.0.0.jar \
+      org/assertj/assertj-core/3.27.7/assertj-core-3.27.7.jar \
+      net/bytebuddy/byte-buddy/1.18.3/byte-buddy-1.18.3.jar; do
+    cp "$m2/$j" "$1/lib/"
+  done
+  "$JAVA_HOME/bin/javac" -d "$1/classes" -cp "$1/lib/*" "$here/interop/rxe-native/ConformanceMain.java"
+}
 results=()
 out() { echo "$INTEROP_WORK/run/g$1/ctl/out/$2"; }
 logbase() { echo "$stage/${1//[^A-Za-z0-9_.-]/_}"; } # pair's logs: $(logbase NAME).client.log, .server.log
@@ -53,5 +75,20 @@ pair() {
   else
     record "$name" "FAIL (client rc $crc, server rc $src; $log.*.log)"
     tail -n 15 "$f.server.log" "$f.client.log"
+  fi
+}
+
+# One job on guest $1 (job text $2) that is its own peer (demo: both sides in one process); passes
+# when it exits 0, its log matches $3, and does not match $5 (if given). $4 names the row.
+solo() {
+  local f log job="solo-$$-$RANDOM" rc=0
+  f=$(logbase "$4"); log=${f#"${here:-}"/}
+  ./run-lab.sh submit "$1" "$job" "$2"
+  ./run-lab.sh wait "$1" "$job" 300 > "$f.log" 2>&1 || rc=$?
+  if [ $rc -eq 0 ] && grep -Eq -- "$3" "$f.log" && { [ -z "${5:-}" ] || ! grep -Eq -- "$5" "$f.log"; }; then
+    record "$4" "pass"
+  else
+    record "$4" "FAIL (rc $rc; $log.log)"
+    tail -n 15 "$f.log"
   fi
 }

@@ -31,6 +31,7 @@ final class CmBootstrap implements AutoCloseable {
     private final CmId listener;
     private volatile CmId serverId;
     private volatile CmId clientId;
+    private boolean closed;
 
     CmBootstrap(InetAddress address, int port, Duration timeout) {
         this.address = address;
@@ -38,6 +39,11 @@ final class CmBootstrap implements AutoCloseable {
         this.listener = CmId.create(serverEvents, PortSpace.TCP, "demo-server");
         listener.bindAddr(new InetSocketAddress(address, port));
         listener.listen(1);
+    }
+
+    /** The listener's device context (id->verbs): where librdmacm wants the endpoints' PDs. */
+    org.jrdma.verbs.Context verbs() {
+        return listener.verbs();
     }
 
     String describe() {
@@ -83,9 +89,13 @@ final class CmBootstrap implements AutoCloseable {
         return new ConnInfo[] {local, remote};
     }
 
-    /** rdma_disconnect on both sides (DREQ, DREP), each side's DISCONNECTED acked, then every id destroyed. */
+    /** rdma_disconnect on both sides (DREQ, DREP), each side's DISCONNECTED acked, then every id destroyed; once. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try {
             CmId c = clientId;
             CmId s = serverId;

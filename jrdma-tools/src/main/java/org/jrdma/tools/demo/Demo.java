@@ -26,6 +26,7 @@ import org.jrdma.bootstrap.tcp.TcpSecurity;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
 import org.jrdma.soft.SoftContext;
 import org.jrdma.soft.SoftDevice;
+import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Device;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Verbs;
@@ -72,19 +73,26 @@ public final class Demo {
             }
             device = soft.withOptions(soft.options().pcap(pcap));
         }
-        try (RcEndpoint server = new RcEndpoint(device, "server", SERVER_SALT, config);
-             RcEndpoint client = new RcEndpoint(device, "client", CLIENT_SALT, config)) {
-            return run(device, server, client);
+        if (!isCm()) {
+            try (RcEndpoint server = new RcEndpoint(device, "server", SERVER_SALT, config);
+                 RcEndpoint client = new RcEndpoint(device, "client", CLIENT_SALT, config)) {
+                return run(device, server, client, null);
+            }
         }
-    }
-
-    private DemoResult run(Device device, RcEndpoint server, RcEndpoint client) throws Exception {
-        CmBootstrap cm = isCm() ? new CmBootstrap(deviceAddress(server), config.port(), config.timeout()) : null;
-        try {
-            return run(device, server, client, cm);
-        } finally {
-            if (cm != null) {
-                cm.close();
+        try (CmBootstrap cm = new CmBootstrap(deviceAddress(device), config.port(), config.timeout())) {
+            // librdmacm creates a QP only with a PD of the id's own context (pd->context ==
+            // id->verbs): on a NIC both endpoints live on the listener's. The soft CM takes any
+            // context of the device, and a soft device's own (--pcap's options) is kept.
+            boolean own = device instanceof SoftDevice;
+            try (RcEndpoint server = own ? new RcEndpoint(device, "server", SERVER_SALT, config)
+                         : new RcEndpoint(cm.verbs(), "server", SERVER_SALT, config);
+                 RcEndpoint client = own ? new RcEndpoint(device, "client", CLIENT_SALT, config)
+                         : new RcEndpoint(cm.verbs(), "client", CLIENT_SALT, config)) {
+                try {
+                    return run(device, server, client, cm);
+                } finally {
+                    cm.close(); // disconnect while the QPs still exist; the outer close is then a no-op
+                }
             }
         }
     }
@@ -160,10 +168,11 @@ public final class Demo {
         record.accept(new Phase(5, "data by RDMA " + "SEND/RECV" + (config.events() ? " (completion events)" : " (polling)"),
                 dataNanos[0], ""));
 
-        long firstPacket = firstRdmaPacketNanos(server);
+        boolean seen = server.context() instanceof SoftContext;
+        long firstPacket = seen ? firstRdmaPacketNanos(server) : Math.min(server.rtsNanos, client.rtsNanos);
         Map<String, Long> counters = server.context() instanceof SoftContext sc ? sc.hca().countersSnapshot() : Map.of();
         return new DemoResult(device.name(), config, phases, server.local, server.remote, client.local, client.remote,
-                data, server.closedNanos, client.closedNanos, firstPacket, counters);
+                data, server.closedNanos, client.closedNanos, firstPacket, seen, counters);
     }
 
     private boolean isTcp() {
@@ -174,9 +183,14 @@ public final class Demo {
         return config.bootstrap().equals("cm");
     }
 
-    /** The IP address of the endpoint's soft device, from its GID (::ffff:a.b.c.d, or an IPv6 address). */
-    private static InetAddress deviceAddress(RcEndpoint e) throws java.net.UnknownHostException {
-        return e.context().queryGid(1, 0).toInetAddress();
+    /**
+     * The IP address of the endpoint's device, from its GID at {@code -g} (::ffff:a.b.c.d, or an
+     * IPv6 address): a soft device's one GID, or e.g. rxe's RoCEv2 IPv4 GID 1.
+     */
+    private InetAddress deviceAddress(Device device) throws java.net.UnknownHostException {
+        try (Context c = device.open()) {
+            return c.queryGid(1, config.gidIndex()).toInetAddress();
+        }
     }
 
     private String connectPhaseName() {
@@ -192,9 +206,9 @@ public final class Demo {
         return isTcp() ? "TCP closed" : isCm() ? "no channel to close" : config.bootstrap() + " channel closed";
     }
 
-    /** When the device sent its first RDMA packet, or 0 if unknown (a non-soft provider). */
+    /** When the soft device sent its first RDMA packet (0: none yet). */
     private static long firstRdmaPacketNanos(RcEndpoint e) {
-        return e.context() instanceof SoftContext sc ? sc.hca().firstTxNanos() : 0;
+        return ((SoftContext) e.context()).hca().firstTxNanos();
     }
 
     private static String infoLines(RcEndpoint server, RcEndpoint client) {

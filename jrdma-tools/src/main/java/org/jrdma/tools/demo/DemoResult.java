@@ -8,8 +8,11 @@ import org.jrdma.bootstrap.ConnInfo;
 
 /**
  * What a demo run did. {@code tcpClosed*Nanos} are when each side's out-of-band channel was
- * closed and {@code firstRdmaPacketNanos} when the device sent its first RDMA packet (0 if
- * the provider cannot tell), all on {@link System#nanoTime()}.
+ * closed and {@code firstRdmaPacketNanos} when the device sent its first RDMA packet, all on
+ * {@link System#nanoTime()}. A soft device tells when it sent that packet ({@code packetsSeen});
+ * a NIC's packets are not visible, and the time is then the first moment either QP reached RTS,
+ * before which no RDMA packet can leave (an RC requester sends in RTS; a responder answers only
+ * what a requester sent).
  */
 public record DemoResult(
         String device,
@@ -23,6 +26,7 @@ public record DemoResult(
         long serverChannelClosedNanos,
         long clientChannelClosedNanos,
         long firstRdmaPacketNanos,
+        boolean packetsSeen,
         Map<String, Long> counters) {
 
     /** The seed's rule: the out-of-band channel is gone before any RDMA packet leaves. */

@@ -49,9 +49,6 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = {"-p", "--port"}, defaultValue = "18515", description = "TCP port of the exchange (default: ${DEFAULT-VALUE}; 0 on a server: a free one, printed).")
     int port;
 
-    @Option(names = {"-g", "--gid-idx"}, defaultValue = "0", description = "Local GID index (default: ${DEFAULT-VALUE}; RoCE needs a GRH).")
-    int gidIndex;
-
     @Option(names = {"-i", "--ib-port"}, defaultValue = "1", description = "Port of the device (default: ${DEFAULT-VALUE}; soft devices have one).")
     int ibPort;
 
@@ -80,9 +77,6 @@ public final class PingpongCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (gidIndex < 0) {
-            throw rc.usage("--gid-idx must be 0 or more, not " + gidIndex);
-        }
         if (ibPort != 1) {
             throw rc.usage("--ib-port: soft devices have one port, port 1");
         }
@@ -98,7 +92,7 @@ public final class PingpongCommand implements Callable<Integer> {
             case "ud" -> QpType.UD;
             default -> throw rc.usage("--transport must be rc, uc or ud, not " + transport);
         };
-        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check).with(type, rxDepth, sl).withGidIndex(gidIndex);
+        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check).with(type, rxDepth, sl);
         if (type == QpType.UD && config.size() > config.mtu().bytes()) {
             throw rc.usage("--size " + config.size() + " is larger than the MTU " + config.mtu().bytes()
                     + ": a UD message is one packet (ibv_ud_pingpong refuses it too)");

@@ -54,6 +54,7 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     public final int salt;
     private final EndpointConfig config;
     private final Context ctx;
+    private final boolean ownsContext;
     private final ProtectionDomain pd;
     private final CompletionChannel channel;
     private final CompletionQueue cq;
@@ -95,13 +96,26 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     public final CountDownLatch ready = new CountDownLatch(1);
     /** {@code salt} is {@link #SERVER_SALT} or {@link #CLIENT_SALT}: the role this side plays in the loop. */
     public RcEndpoint(Device device, String role, int salt, EndpointConfig config) {
+        this(device.open(), true, role, salt, config);
+    }
+
+    /**
+     * An endpoint on a context it does not own — librdmacm's (CmId.verbs()), where rdma_create_qp
+     * wants the PD: its close releases what it made there and leaves the context open.
+     */
+    public RcEndpoint(Context shared, String role, int salt, EndpointConfig config) {
+        this(shared, false, role, salt, config);
+    }
+
+    private RcEndpoint(Context ctx, boolean ownsContext, String role, int salt, EndpointConfig config) {
         if (salt != SERVER_SALT && salt != CLIENT_SALT) {
             throw new IllegalArgumentException("salt must be SERVER_SALT or CLIENT_SALT, not " + salt);
         }
         this.role = role;
         this.salt = salt;
         this.config = config;
-        this.ctx = device.open();
+        this.ctx = ctx;
+        this.ownsContext = ownsContext;
         this.pd = ctx.allocPd();
         this.channel = config.events() ? ctx.createCompChannel() : null;
         this.cq = ctx.createCq(config.rxDepth() + 2, channel);
@@ -366,7 +380,17 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
             if (connection != null) {
                 connection.close();
             }
-            ctx.close();
+            if (ownsContext) {
+                ctx.close();
+            } else { // in dependency order: the QP went with the connection
+                sendMr.close();
+                recvMr.close();
+                cq.close();
+                if (channel != null) {
+                    channel.close();
+                }
+                pd.close();
+            }
         } finally {
             arena.close();
         }

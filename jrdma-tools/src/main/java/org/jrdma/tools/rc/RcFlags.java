@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The flags every RC ping-pong tool shares, with ibv_rc_pingpong's names (STYLE.md §10):
- * {@code -d/--ib-dev}, {@code -s/--size}, {@code -n/--iters}, {@code -m/--mtu}, {@code -e/--events}.
+ * {@code -d/--ib-dev}, {@code -g/--gid-idx}, {@code -s/--size}, {@code -n/--iters}, {@code -m/--mtu},
+ * {@code -e/--events}.
  * A picocli mixin, so {@code demo} and {@code pingpong} parse and check them the same way.
  */
 public final class RcFlags {
@@ -18,6 +19,10 @@ public final class RcFlags {
 
     @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
     public String device;
+
+    @Option(names = {"-g", "--gid-idx"}, defaultValue = "0",
+            description = "Local GID index (default: ${DEFAULT-VALUE}; a soft device has one GID, rxe's RoCEv2 IPv4 GID is 1).")
+    public int gidIndex;
 
     @Option(names = {"-s", "--size"}, defaultValue = "4096", description = "Bytes per message (default: ${DEFAULT-VALUE}).")
     public int size;
@@ -43,6 +48,9 @@ public final class RcFlags {
         if (iters < 1) {
             throw usage("--iters must be at least 1, not " + iters);
         }
+        if (gidIndex < 0) {
+            throw usage("--gid-idx must be 0 or more, not " + gidIndex);
+        }
         if (port < 0 || port > 65535) {
             throw usage("--port must be 0..65535, not " + port);
         }
@@ -55,7 +63,7 @@ public final class RcFlags {
         } catch (MalformedMessageException e) {
             throw usage("--mtu " + e.problem()); // a flag is a usage error (exit 2), as the others here
         }
-        return new EndpointConfig(device, bootstrap, port, size, iters, events, pathMtu, timeout, verify);
+        return new EndpointConfig(device, bootstrap, port, size, iters, events, pathMtu, timeout, verify).withGidIndex(gidIndex);
     }
 
     public CommandLine.ParameterException usage(String message) {
