@@ -155,6 +155,7 @@ public final class Demo {
         awaitBoth(failure, server.ready, client.ready);
         long rtsEnd = Math.max(server.rtsNanos, client.rtsNanos);
         record.accept(new Phase(4, "QP RESET→INIT→RTR→RTS", rtsEnd - closedEnd, qpLine(server) + "\n" + qpLine(client)));
+        long goNanos = System.nanoTime(); // no WR that sends is posted before this (the data phase waits for go)
         go.countDown();
         serverThread.join(config.timeout().toMillis() * 4 + 60_000);
         clientThread.join(config.timeout().toMillis() * 4 + 60_000);
@@ -169,7 +170,7 @@ public final class Demo {
                 dataNanos[0], ""));
 
         boolean seen = server.context() instanceof SoftContext;
-        long firstPacket = seen ? firstRdmaPacketNanos(server) : Math.min(server.rtsNanos, client.rtsNanos);
+        long firstPacket = seen ? firstRdmaPacketNanos(server) : goNanos;
         Map<String, Long> counters = server.context() instanceof SoftContext sc ? sc.hca().countersSnapshot() : Map.of();
         return new DemoResult(device.name(), config, phases, server.local, server.remote, client.local, client.remote,
                 data, server.closedNanos, client.closedNanos, firstPacket, seen, counters);

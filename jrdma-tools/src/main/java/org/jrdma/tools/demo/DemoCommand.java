@@ -106,7 +106,7 @@ public final class DemoCommand implements Callable<Integer> {
         } else {
             out.printf("      %d messages verified byte for byte; %s closed before the first RDMA packet: %s%s%n", d.verifiedMessages(),
                     bootstrap.equals("tcp") ? "TCP sockets" : "exchange channel", r.channelClosedBeforeFirstPacket() ? "yes" : "NO",
-                    r.packetsSeen() ? "" : " (before either QP reached RTS; this provider's packets are the NIC's, not seen here)");
+                    r.packetsSeen() ? "" : " (before the first send was posted; this provider's packets are the NIC's, not seen here)");
         }
         if (!r.counters().isEmpty()) {
             long drops = r.counters().entrySet().stream().filter(e -> e.getKey().startsWith("drop_")).mapToLong(e -> e.getValue()).sum();

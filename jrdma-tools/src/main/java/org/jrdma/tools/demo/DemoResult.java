@@ -10,9 +10,10 @@ import org.jrdma.bootstrap.ConnInfo;
  * What a demo run did. {@code tcpClosed*Nanos} are when each side's out-of-band channel was
  * closed and {@code firstRdmaPacketNanos} when the device sent its first RDMA packet, all on
  * {@link System#nanoTime()}. A soft device tells when it sent that packet ({@code packetsSeen});
- * a NIC's packets are not visible, and the time is then the first moment either QP reached RTS,
- * before which no RDMA packet can leave (an RC requester sends in RTS; a responder answers only
- * what a requester sent).
+ * a NIC's packets are not visible, and the time is then the start of the data phase, before
+ * which no RDMA packet can leave: no WR that sends is posted before it, and a responder answers
+ * only what a requester sent. (Not the first RTS: rc_pingpong's server reaches RTS before it
+ * answers and closes its socket.)
  */
 public record DemoResult(
         String device,
