@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * source and doc file for the short citations that docs/spec/README.md maps — ROCEV2-FACTS §n.m
  * (docs/spec/rocev2-facts.md), RELIABILITY-SECURITY §n.m and the rule IDs SEC-nn, REL-nn, OOB-nn,
  * AUTH-nn, CH-nn (docs/spec/reliability-security.md), DESIGN.md and STYLE.md §n (docs/design.md),
+ * ANCHORS.md (docs/anchors.md),
  * conformance/rxe/FILE (a copy among the test resources) — and fails naming file:line and the
  * citation when its entry is missing, or when a path into the shared spec directory outside
  * the repository is left anywhere. Test code only; reads the repository root as the parent of
@@ -49,6 +50,7 @@ class CitationsTest {
     private static final Pattern ID = Pattern.compile("\\b((?:SEC|REL|OOB|AUTH|CH)-\\d{2})[a-z]?\\b");
     private static final Pattern STYLE = Pattern.compile("\\bSTYLE(?:\\.md)?" + GAP + "§\\s?(\\d+)");
     private static final Pattern DESIGN = Pattern.compile("\\b(?:DESIGN|STYLE)\\.md\\b");
+    private static final Pattern ANCHORS = Pattern.compile("\\bANCHORS\\.md\\b");
     private static final Pattern CAPTURE = Pattern.compile("conformance/rxe/([\\w-]+\\.[\\w.]*\\w)");
     private static final Pattern SHARED_SPEC = Pattern.compile("shared" + "/spec\\b");
 
@@ -120,6 +122,14 @@ class CitationsTest {
             while (d.find()) {
                 if (!Files.exists(design)) {
                     problems.add(at(where, text, d.start()) + ": " + d.group() + " cited but docs/design.md is missing");
+                }
+            }
+            Matcher an = ANCHORS.matcher(text);
+            while (an.find()) {
+                if (Files.exists(root.resolve("docs/anchors.md"))) {
+                    resolved++;
+                } else {
+                    problems.add(at(where, text, an.start()) + ": ANCHORS.md cited but docs/anchors.md is missing");
                 }
             }
             Matcher c = CAPTURE.matcher(text);
