@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Transport retries (REL-12, REL-13, REL-14, REL-20; ROCEV2-FACTS §2.2, §2.5, §4.4 steps 5–6):
- * a peer that never answers — its QP in RESET, INIT or ERR, which drop requests silently (§2.1)
+ * a peer that never answers — its QP in RESET, INIT or ERR, which drop requests silently (§1.10)
  * — costs the requester retry_cnt + 1 local ACK timeouts of 4.096 µs × 2^timeout, then the head
  * WR completes RETRY_EXC_ERR (REM_OP_ERR from a peer that NAKs instead), the rest of the SQ
  * flushes (unsignaled WRs too) and the QP is in ERR: never a hang.

@@ -29,7 +29,7 @@ public record EndpointConfig(String device, String bootstrap, int port, int size
     public static final int RX_DEPTH = 16;
     /** ibv_rc_pingpong's default {@code -r}. */
     public static final int PINGPONG_RX_DEPTH = 500;
-    /** Bytes in front of every UD receive: the GRH, or room for it (ROCEV2-FACTS §2.4). */
+    /** Bytes in front of every UD receive: the GRH, or room for it (ROCEV2-FACTS §3.7). */
     public static final int UD_GRH = 40;
 
     /** RC with the demo's receive depth. */
