@@ -2,7 +2,6 @@ package org.jrdma.soft.stage;
 
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.AtomicEth;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
@@ -28,9 +27,11 @@ final class ReadAtomicResponder {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final PacketOut out;
+    private final ResponderErrors errors;
 
-    ReadAtomicResponder(PacketOut out) {
+    ReadAtomicResponder(PacketOut out, ResponderErrors errors) {
         this.out = out;
+        this.errors = errors;
     }
 
     void executeRead(TransportQp qp, RxPacket pkt, RemoteAccess access) {
@@ -56,14 +57,12 @@ final class ReadAtomicResponder {
         continueReply(qp, FIRST_BURST);
     }
 
-    /** Ends the reply in progress with NAK remote access error (class C); returns the packets sent (1). */
+    /** Ends the reply in progress as a {@link ResponderOutcome#REPLY_RKEY_VIOLATION}; returns the packets sent (its NAK). */
     private int stopWithAccessError(TransportQp qp) {
         ResponderResources r = qp.resources;
         int psn = r.replyPsn;
         r.stopReply();
-        qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
-        out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, psn, qp.msn);
-        qp.fail();
+        errors.apply(qp, ResponderOutcome.REPLY_RKEY_VIOLATION, psn);
         return 1;
     }
 

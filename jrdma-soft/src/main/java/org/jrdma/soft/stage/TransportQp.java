@@ -2,6 +2,7 @@ package org.jrdma.soft.stage;
 
 import java.net.InetSocketAddress;
 import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Mtu;
@@ -28,6 +29,8 @@ public final class TransportQp {
     public final QpType type;
     /** UD or GSI: datagrams, one SEND_ONLY packet each with a DETH, no PSN checks, no ACKs. */
     public final boolean datagram;
+    /** The transport of the QP's packets (UD for GSI too): the error table's column. */
+    final Transport transport;
     final Object pd;
     final MemoryTable memory;
     final CompletionSink sendCq;
@@ -143,6 +146,7 @@ public final class TransportQp {
         this.udMtuBytes = udMtuBytes;
         this.type = type;
         this.datagram = type.isDatagram();
+        this.transport = datagram ? Transport.UD : type == QpType.UC ? Transport.UC : Transport.RC;
         this.pd = pd;
         this.memory = memory;
         this.sendCq = sendCq;
