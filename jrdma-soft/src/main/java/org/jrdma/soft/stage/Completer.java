@@ -13,7 +13,10 @@ import org.jrdma.verbs.WcStatus;
  * atomic ACKs complete READs and atomics, NAKs and the local ACK timer rewind the requester
  * (go-back-N from the first unacknowledged PSN), RNR NAKs pause it for the responder's timer,
  * and exhausted retry counters end in an error completion with the QP in ERR and everything
- * else flushed — never a silent hang.
+ * else flushed — never a silent hang. A response is first checked into a
+ * {@link CompleterOutcome} ({@link #check}); each outcome has its step, and every error end
+ * goes through {@link #fail(TransportQp, CompleterOutcome)}, which reads status and counter
+ * from the outcome.
  */
 public final class Completer {
     /** Where an atomic's original value is staged (host byte order) before it is scattered. */
@@ -27,37 +30,46 @@ public final class Completer {
 
     /** Handles a response packet (ACKNOWLEDGE, READ response, ATOMIC ACKNOWLEDGE) for {@code qp}. */
     public void onResponse(TransportQp qp, RxPacket pkt, MemorySegment data, long now) {
-        if (!(qp.state == QpState.RTS || qp.state == QpState.SQD)) {
-            qp.count(QpCounter.COMPLETER_DROPS);
-            return;
+        CompleterOutcome outcome = check(qp, pkt);
+        if (pkt.opcode().operation() == Operation.ACK && outcome != CompleterOutcome.NOT_READY
+                && outcome != CompleterOutcome.UNSENT_PSN) {
+            qp.count(QpCounter.ACKS_RCVD);
+        }
+        if (outcome.counter != null) {
+            qp.count(outcome.counter);
         }
         int psn = pkt.bth().psn();
-        // A response can only be for a PSN we have sent: at or beyond the highest PSN ever sent
-        // it is forged or corrupt (SEC-15: no completion for PSNs never sent). Not reqPsn: after
-        // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
-        if (Psn.compare(psn, qp.sentHighPsn) >= 0) {
-            qp.count(QpCounter.COMPLETER_DROPS);
-            qp.count(QpCounter.UNSENT_PSN_RESPONSES); // the injection alert (SEC-14)
-            return;
-        }
-        switch (pkt.opcode().operation()) {
+        switch (outcome) {
+            case NOT_READY, RESERVED_SYNDROME -> { }
+            case UNSENT_PSN -> qp.count(QpCounter.UNSENT_PSN_RESPONSES); // the injection alert (SEC-14)
             case READ_RESPONSE -> onReadResponse(qp, pkt, data, now);
             case ATOMIC_ACK -> onAtomicAck(qp, pkt, now);
-            default -> onAck(qp, pkt.aeth().syndrome(), psn, now);
+            case ACK -> ackThrough(qp, psn, now);
+            case RNR_NAK -> onRnrNak(qp, psn, Aeth.rnrTimer(pkt.aeth().syndrome()), now);
+            case PSN_SEQUENCE_NAK -> onSequenceNak(qp, psn, now);
+            default -> onErrorNak(qp, psn, outcome, now);
         }
     }
 
-    private void onAck(TransportQp qp, int syndrome, int psn, long now) {
-        qp.count(QpCounter.ACKS_RCVD);
-        if (Aeth.isAck(syndrome)) {
-            ackThrough(qp, psn, now);
-        } else if (Aeth.isRnrNak(syndrome)) {
-            onRnrNak(qp, psn, Aeth.rnrTimer(syndrome), now);
-        } else if (Aeth.isNak(syndrome)) {
-            onNak(qp, psn, syndrome, now);
-        } else {
-            qp.count(QpCounter.COMPLETER_DROPS);
+    /**
+     * The checks before a response is used (rxe COMPST_CHECK_PSN, COMPST_CHECK_ACK): the QP
+     * takes responses, the PSN was sent, and what kind of response it is.
+     */
+    static CompleterOutcome check(TransportQp qp, RxPacket pkt) {
+        if (!(qp.state == QpState.RTS || qp.state == QpState.SQD)) {
+            return CompleterOutcome.NOT_READY;
         }
+        // A response can only be for a PSN we have sent: at or beyond the highest PSN ever sent
+        // it is forged or corrupt (SEC-15: no completion for PSNs never sent). Not reqPsn: after
+        // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
+        if (Psn.compare(pkt.bth().psn(), qp.sentHighPsn) >= 0) {
+            return CompleterOutcome.UNSENT_PSN;
+        }
+        return switch (pkt.opcode().operation()) {
+            case READ_RESPONSE -> CompleterOutcome.READ_RESPONSE;
+            case ATOMIC_ACK -> CompleterOutcome.ATOMIC_ACK;
+            default -> CompleterOutcome.ofSyndrome(pkt.aeth().syndrome());
+        };
     }
 
     /** Everything up to and including {@code psn} arrived: complete what it covers. */
@@ -162,7 +174,7 @@ public final class Completer {
         long remaining = w.length() - w.received;
         boolean lengthOk = ends ? len == remaining : len == qp.mtuBytes() && len < remaining;
         if (!lengthOk || ends != pkt.opcode().position().isEnd()) {
-            failHead(qp, WcStatus.BAD_RESP_ERR); // the responder broke the protocol
+            fail(qp, CompleterOutcome.BAD_RESPONSE);
             return;
         }
         if (len > 0 && !scatter(qp, w, data, pkt.payloadOffset(), len)) {
@@ -205,39 +217,32 @@ public final class Completer {
         return qp.sqHead < qp.sqNext ? qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)] : null;
     }
 
-    private void onNak(TransportQp qp, int psn, int syndrome, long now) {
-        if (syndrome == Aeth.NAK_PSN_SEQUENCE_ERROR) {
-            qp.count(QpCounter.SEQ_NAKS_RCVD);
-            // The responder expects psn: everything before it arrived (implicit ACK).
-            if (Psn.compare(psn, qp.compPsn) < 0) {
-                return; // an old NAK, already recovered from
-            }
-            if (!completeBefore(qp, psn, now)) {
-                return;
-            }
-            if (Psn.compare(psn, qp.compPsn) > 0) {
-                // The NAK also acknowledges packets: the peer is making progress, so this is a
-                // new retry sequence, not one more failure of the last (rxe comp.started_retry).
-                // Without this, reordering alone would exhaust retry_cnt on a healthy link.
-                qp.retryLeft = qp.retryCnt;
-            }
-            qp.compPsn = psn;
-            retry(qp, now);
-            return;
+    private void onSequenceNak(TransportQp qp, int psn, long now) {
+        // The responder expects psn: everything before it arrived (implicit ACK).
+        if (Psn.compare(psn, qp.compPsn) < 0) {
+            return; // an old NAK, already recovered from
         }
         if (!completeBefore(qp, psn, now)) {
             return;
         }
-        WcStatus status = switch (syndrome) {
-            case Aeth.NAK_INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
-            case Aeth.NAK_REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
-            default -> WcStatus.REM_OP_ERR; // 0x63 remote operational error, and reserved codes
-        };
-        failHead(qp, status);
+        if (Psn.compare(psn, qp.compPsn) > 0) {
+            // The NAK also acknowledges packets: the peer is making progress, so this is a
+            // new retry sequence, not one more failure of the last (rxe comp.started_retry).
+            // Without this, reordering alone would exhaust retry_cnt on a healthy link.
+            qp.retryLeft = qp.retryCnt;
+        }
+        qp.compPsn = psn;
+        retry(qp, now);
+    }
+
+    /** A NAK that ends the QP: what precedes its PSN completes, the WQE it names fails with the NAK's status. */
+    private void onErrorNak(TransportQp qp, int psn, CompleterOutcome nak, long now) {
+        if (completeBefore(qp, psn, now)) {
+            fail(qp, nak);
+        }
     }
 
     private void onRnrNak(TransportQp qp, int psn, int timerCode, long now) {
-        qp.count(QpCounter.RNR_NAKS_RCVD);
         if (Psn.compare(psn, qp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
             return;
         }
@@ -247,8 +252,7 @@ public final class Completer {
         qp.compPsn = psn;
         stalls.retried(qp, StallWarnings.Cause.RNR_NAK, now);
         if (qp.rnrRetryLeft == 0) {
-            qp.count(QpCounter.RNR_RETRY_EXCEEDED);
-            failHead(qp, WcStatus.RNR_RETRY_EXC_ERR);
+            fail(qp, CompleterOutcome.RNR_RETRY_EXCEEDED);
             return;
         }
         if (qp.rnrRetry != 7) { // 7 means retry forever (IBA)
@@ -301,8 +305,7 @@ public final class Completer {
         qp.retryStarted = true;
         qp.retryStartedPsn = qp.compPsn;
         if (qp.retryLeft == 0) {
-            qp.count(QpCounter.RETRY_EXCEEDED);
-            failHead(qp, WcStatus.RETRY_EXC_ERR);
+            fail(qp, CompleterOutcome.RETRY_EXCEEDED);
             return;
         }
         qp.retryLeft--;
@@ -356,14 +359,20 @@ public final class Completer {
                 }
             }
         }
-        failHead(qp, WcStatus.LOC_PROT_ERR);
+        fail(qp, CompleterOutcome.LOCAL_MEMORY_GONE);
         return false;
     }
 
-    /** Completes the oldest WQE with an error and moves the QP to ERR (the rest flush). */
-    private void failHead(TransportQp qp, WcStatus status) {
+    /**
+     * An outcome that ends the QP: counted, the oldest WQE completes with the outcome's status
+     * and the QP moves to ERR (the rest flush).
+     */
+    private static void fail(TransportQp qp, CompleterOutcome outcome) {
+        if (outcome.counter != null) {
+            qp.count(outcome.counter);
+        }
         if (qp.sqHead < qp.sqTail) {
-            qp.completeSend(qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)], status);
+            qp.completeSend(qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)], outcome.status);
         }
         qp.fail();
     }

@@ -22,6 +22,16 @@ public final class Requester {
     private static final int COMPARE_SWAP = 0x13;
     private static final int FETCH_ADD = 0x14;
 
+    /** What the requester does next with the WQE at sqNext (rxe_req.c's checks before it builds a packet). */
+    enum Step {
+        /** Send its next packet. */
+        SEND,
+        /** Nothing more goes out from it now: go on to the next WQE. */
+        NEXT_WQE,
+        /** End the pass: it waits (fence, SQD, max_rd_atomic, the window) or it failed. */
+        STOP
+    }
+
     private final PacketOut out;
 
     public Requester(PacketOut out) {
@@ -38,23 +48,12 @@ public final class Requester {
         int sent = 0;
         while (sent < burst && qp.sqNext < qp.sqTail) {
             SendWqe w = qp.sq[TransportQp.slot(qp.sqNext, qp.sq.length)];
-            if (w.state == SendWqe.State.POSTED && !startWqe(qp, w)) {
+            Step step = next(qp, w, reliable);
+            if (step == Step.STOP) {
                 break;
             }
-            if (w.state == SendWqe.State.DONE) {
-                qp.sqNext++;
+            if (step == Step.NEXT_WQE) {
                 continue;
-            }
-            if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
-                break; // window full: wait for ACKs
-            }
-            if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
-                w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
-                qp.sqNext++;
-                continue;
-            }
-            if (!w.gather.stillValid() && localMemoryGone(qp, w)) {
-                break;
             }
             try {
                 if (qp.datagram) {
@@ -80,6 +79,29 @@ public final class Requester {
         // UC and UD sends complete when sent (no ACKs, §4.1 step 8), and local work when done.
         qp.completeDone();
         return sent;
+    }
+
+    /** The checks in order; NEXT_WQE has moved sqNext on already. */
+    private Step next(TransportQp qp, SendWqe w, boolean reliable) {
+        if (w.state == SendWqe.State.POSTED && !startWqe(qp, w)) {
+            return Step.STOP;
+        }
+        if (w.state == SendWqe.State.DONE) {
+            qp.sqNext++;
+            return Step.NEXT_WQE;
+        }
+        if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
+            return Step.STOP; // window full: wait for ACKs
+        }
+        if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
+            w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
+            qp.sqNext++;
+            return Step.NEXT_WQE;
+        }
+        if (!w.gather.stillValid() && localMemoryGone(qp, w)) {
+            return Step.STOP;
+        }
+        return Step.SEND;
     }
 
     /**
