@@ -102,8 +102,8 @@ public final class Completer {
      * — so the requester goes back to it (rxe: ERROR_RETRY); returns false then.
      */
     private boolean completeBefore(TransportQp qp, int psn, long now) {
-        while (qp.sqHead < qp.sqTail) {
-            SendWqe w = qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)];
+        while (qp.sq.head < qp.sq.tail) {
+            SendWqe w = qp.sq.at(qp.sq.head);
             if (w.state == SendWqe.State.DONE) {
                 qp.completeSend(w, WcStatus.SUCCESS);
                 continue;
@@ -214,7 +214,7 @@ public final class Completer {
     }
 
     private static SendWqe headWqe(TransportQp qp) {
-        return qp.sqHead < qp.sqNext ? qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)] : null;
+        return qp.sq.head < qp.sq.next ? qp.sq.at(qp.sq.head) : null;
     }
 
     private void onSequenceNak(TransportQp qp, int psn, long now) {
@@ -323,16 +323,16 @@ public final class Completer {
     static void rewind(TransportQp qp) {
         qp.reqPsn = qp.compPsn;
         qp.packetsSinceAckReq = 0;
-        qp.sqNext = qp.sqHead;
-        for (long i = qp.sqHead; i < qp.sqTail; i++) {
-            SendWqe w = qp.sq[TransportQp.slot(i, qp.sq.length)];
+        qp.sq.next = qp.sq.head;
+        for (long i = qp.sq.head; i < qp.sq.tail; i++) {
+            SendWqe w = qp.sq.at(i);
             if (w.state == SendWqe.State.POSTED) {
                 break;
             }
             if (w.state == SendWqe.State.DONE) {
                 continue;
             }
-            if (i == qp.sqHead) {
+            if (i == qp.sq.head) {
                 w.sentPackets = Math.max(0, Math.min(w.packets, Psn.diff(qp.compPsn, w.firstPsn)));
             } else {
                 w.sentPackets = 0;
@@ -371,8 +371,9 @@ public final class Completer {
         if (outcome.counter != null) {
             qp.count(outcome.counter);
         }
-        if (qp.sqHead < qp.sqTail) {
-            qp.completeSend(qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)], outcome.status);
+        SendWqe oldest = qp.sq.oldest();
+        if (oldest != null) {
+            qp.completeSend(oldest, outcome.status);
         }
         qp.fail();
     }

@@ -22,7 +22,7 @@ public final class Requester {
     private static final int COMPARE_SWAP = 0x13;
     private static final int FETCH_ADD = 0x14;
 
-    /** What the requester does next with the WQE at sqNext (rxe_req.c's checks before it builds a packet). */
+    /** What the requester does next with the WQE at sq.next (rxe_req.c's checks before it builds a packet). */
     enum Step {
         /** Send its next packet. */
         SEND,
@@ -46,8 +46,8 @@ public final class Requester {
         boolean reliable = qp.type == QpType.RC;
         qp.completeDone();
         int sent = 0;
-        while (sent < burst && qp.sqNext < qp.sqTail) {
-            SendWqe w = qp.sq[TransportQp.slot(qp.sqNext, qp.sq.length)];
+        while (sent < burst && qp.sq.next < qp.sq.tail) {
+            SendWqe w = qp.sq.at(qp.sq.next);
             Step step = next(qp, w, reliable);
             if (step == Step.STOP) {
                 break;
@@ -81,13 +81,13 @@ public final class Requester {
         return sent;
     }
 
-    /** The checks in order; NEXT_WQE has moved sqNext on already. */
+    /** The checks in order; NEXT_WQE has moved sq.next on already. */
     private Step next(TransportQp qp, SendWqe w, boolean reliable) {
         if (w.state == SendWqe.State.POSTED && !startWqe(qp, w)) {
             return Step.STOP;
         }
         if (w.state == SendWqe.State.DONE) {
-            qp.sqNext++;
+            qp.sq.next++;
             return Step.NEXT_WQE;
         }
         if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
@@ -95,7 +95,7 @@ public final class Requester {
         }
         if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
             w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
-            qp.sqNext++;
+            qp.sq.next++;
             return Step.NEXT_WQE;
         }
         if (!w.gather.stillValid() && localMemoryGone(qp, w)) {
@@ -111,7 +111,7 @@ public final class Requester {
      * Returns true: the caller stops sending.
      */
     private static boolean localMemoryGone(TransportQp qp, SendWqe w) {
-        if (qp.sqNext == qp.sqHead) {
+        if (qp.sq.next == qp.sq.head) {
             qp.completeSend(w, WcStatus.LOC_PROT_ERR);
             qp.fail();
         }
@@ -129,7 +129,7 @@ public final class Requester {
                 (int) w.length());
         qp.reqPsn = Psn.next(psn);
         w.state = SendWqe.State.DONE;
-        qp.sqNext++;
+        qp.sq.next++;
     }
 
     /**
@@ -140,13 +140,13 @@ public final class Requester {
         if (qp.state == QpState.SQD) {
             return false; // drain: finish the message in flight, start no new one
         }
-        if (w.fenced() && qp.sqNext != qp.sqHead) {
+        if (w.fenced() && qp.sq.next != qp.sq.head) {
             return false; // IBV_SEND_FENCE: wait until every earlier WR has completed
         }
         if (w.postError != null || !w.gather.stillValid()) {
             // rxe: a bad lkey completes with LOC_PROT_ERR and moves the QP to ERR; earlier
             // WQEs complete first, so the error waits until this one reaches the head.
-            if (qp.sqNext == qp.sqHead) {
+            if (qp.sq.next == qp.sq.head) {
                 qp.completeSend(w, w.postError != null ? w.postError : WcStatus.LOC_PROT_ERR);
                 qp.fail();
             }
@@ -178,7 +178,7 @@ public final class Requester {
      * DONE at once; a failure is an MW_BIND_ERR completion and the QP goes to ERR.
      */
     private boolean executeLocal(TransportQp qp, SendWqe w) {
-        if (qp.sqNext != qp.sqHead) {
+        if (qp.sq.next != qp.sq.head) {
             return false;
         }
         boolean ok;
@@ -221,7 +221,7 @@ public final class Requester {
         w.sentPackets++;
         if (last) {
             w.state = reliable ? SendWqe.State.PENDING : SendWqe.State.DONE;
-            qp.sqNext++;
+            qp.sq.next++;
         }
     }
 
@@ -250,7 +250,7 @@ public final class Requester {
             qp.sentHighPsn = qp.reqPsn;
         }
         w.state = SendWqe.State.PENDING;
-        qp.sqNext++;
+        qp.sq.next++;
     }
 
     /** rxe: AckReq on the last packet of every message and at least every 64 packets. */

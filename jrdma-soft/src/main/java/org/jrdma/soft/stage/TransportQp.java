@@ -64,10 +64,7 @@ public final class TransportQp {
     final int udMtuBytes;
 
     // --- queues ---
-    final SendWqe[] sq;
-    long sqHead; // oldest not completed
-    long sqNext; // the one the requester works on
-    long sqTail; // next free
+    final SendQueue sq;
     /** The QP's own receive queue; null when its receives come from an SRQ. */
     final RecvQueue rq;
     final ReceiveSource receives;
@@ -153,17 +150,14 @@ public final class TransportQp {
         this.recvCq = recvCq;
         this.sqSigAll = sqSigAll;
         this.deviceCounters = deviceCounters;
-        this.sq = new SendWqe[Math.max(1, maxSendWr)];
-        for (int i = 0; i < sq.length; i++) {
-            sq[i] = new SendWqe(maxSendSge);
-        }
+        this.sq = new SendQueue(maxSendWr, maxSendSge);
         this.rq = srq == null ? new RecvQueue(maxRecvWr, maxRecvSge) : null;
         this.receives = srq == null ? rq : srq;
         this.current = new RecvWqe(org.jrdma.soft.SoftLimits.MAX_SGE);
         this.events = events;
         this.maxInline = maxInline;
         this.inlineBuffer = maxInline > 0
-                ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.length) : null;
+                ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.capacity()) : null;
     }
 
     void count(QpCounter c) {
@@ -348,15 +342,15 @@ public final class TransportQp {
     }
 
     private void resetQueues() {
-        for (long i = sqHead; i < sqTail; i++) {
-            sq[slot(i, sq.length)].reset();
+        for (long i = sq.head; i < sq.tail; i++) {
+            sq.at(i).reset();
         }
         if (rq != null) {
             rq.clear();
         }
         current.reset();
         hasCurrent = false;
-        sqHead = sqNext = sqTail = 0;
+        sq.head = sq.next = sq.tail = 0;
         msn = 0;
         ackHeld = false;
         inSend = false;
@@ -375,10 +369,6 @@ public final class TransportQp {
         destQpn = 0;
     }
 
-    static int slot(long index, int length) {
-        return (int) (index % length);
-    }
-
     /**
      * Moves the QP to ERR because of a transport or local error: the WQE that failed has
      * already completed with its status; everything else is flushed in order.
@@ -394,10 +384,10 @@ public final class TransportQp {
     void flush() {
         retransmitDeadline = 0;
         rnrDeadline = 0;
-        while (sqHead < sqTail) {
-            completeSend(sq[slot(sqHead, sq.length)], WcStatus.WR_FLUSH_ERR);
+        while (sq.head < sq.tail) {
+            completeSend(sq.at(sq.head), WcStatus.WR_FLUSH_ERR);
         }
-        sqNext = sqHead;
+        sq.next = sq.head;
         if (hasCurrent) {
             completeRecv(WcStatus.WR_FLUSH_ERR, 0, false, 0, false);
         }
@@ -428,11 +418,11 @@ public final class TransportQp {
             throw new VerbsException(Errno.EINVAL, "post_send: QP 0x" + Integer.toHexString(qpn) + " is in " + state
                     + "; sends need RTS (or SQD/ERR)");
         }
-        if (sqTail - sqHead >= sq.length) {
-            throw new VerbsException(Errno.ENOMEM, "post_send: the send queue is full (" + sq.length + " WRs outstanding)");
+        if (sq.isFull()) {
+            throw new VerbsException(Errno.ENOMEM, "post_send: the send queue is full (" + sq.capacity() + " WRs outstanding)");
         }
         checkOpcode(wr);
-        SendWqe w = sq[slot(sqTail, sq.length)];
+        SendWqe w = sq.at(sq.tail);
         SgList sgl = wr.sgList;
         if (sgl.count() > w.gather.segments.length) {
             throw new VerbsException(Errno.EINVAL, "post_send: " + sgl.count() + " SGEs but max_send_sge is " + w.gather.segments.length);
@@ -486,7 +476,7 @@ public final class TransportQp {
                     || wr.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD;
             w.postError = w.gather.resolve(sgl, memory, pd, written);
         }
-        sqTail++;
+        sq.tail++;
         if (state == QpState.ERR) {
             flush(); // IBA: WRs posted in ERR complete with WR_FLUSH_ERR
         }
@@ -503,18 +493,18 @@ public final class TransportQp {
         if (!state.canPostSend()) {
             throw new VerbsException(Errno.EINVAL, "bind_mw: QP 0x" + Integer.toHexString(qpn) + " is in " + state + "; binds need RTS");
         }
-        if (sqTail - sqHead >= sq.length) {
-            throw new VerbsException(Errno.ENOMEM, "bind_mw: the send queue is full (" + sq.length + " WRs outstanding)");
+        if (sq.isFull()) {
+            throw new VerbsException(Errno.ENOMEM, "bind_mw: the send queue is full (" + sq.capacity() + " WRs outstanding)");
         }
         mw.checkBind(bind, org.jrdma.verbs.MwType.TYPE_1, pd);
-        SendWqe w = sq[slot(sqTail, sq.length)];
+        SendWqe w = sq.at(sq.tail);
         w.reset();
         w.wrId = wrId;
         w.opcode = WrOpcode.BIND_MW;
         w.sendFlags = 0;
         w.signaled = signaled || sqSigAll;
         bindWindow(w, mw, bind);
-        sqTail++;
+        sq.tail++;
         if (state == QpState.ERR) {
             flush();
         }
@@ -595,7 +585,7 @@ public final class TransportQp {
         if (w.postError != null) {
             return;
         }
-        long base = (long) slot(sqTail, sq.length) * maxInline;
+        long base = (long) sq.slot(sq.tail) * maxInline;
         w.gather.copyOut(0, inlineBuffer, base, (int) total);
         w.gather.clear();
         w.gather.add(null, inlineBuffer, base, (int) total);
@@ -653,9 +643,9 @@ public final class TransportQp {
             }
         }
         w.reset();
-        sqHead++;
-        if (sqNext < sqHead) {
-            sqNext = sqHead;
+        sq.head++;
+        if (sq.next < sq.head) {
+            sq.next = sq.head;
         }
     }
 
@@ -719,8 +709,8 @@ public final class TransportQp {
 
     /** Completes, in order, the finished entries at the head that need no ACK (UC/UD sends, local work). */
     void completeDone() {
-        while (sqHead < sqNext && sq[slot(sqHead, sq.length)].state == SendWqe.State.DONE) {
-            completeSend(sq[slot(sqHead, sq.length)], WcStatus.SUCCESS);
+        while (sq.head < sq.next && sq.at(sq.head).state == SendWqe.State.DONE) {
+            completeSend(sq.at(sq.head), WcStatus.SUCCESS);
         }
     }
 
@@ -731,7 +721,7 @@ public final class TransportQp {
 
     /** Outstanding send WRs (posted, not completed). */
     public int sendQueueDepth() {
-        return (int) (sqTail - sqHead);
+        return sq.depth();
     }
 
     /** Posted receive WRs not yet completed (0 for a QP on an SRQ). */
