@@ -10,8 +10,9 @@ import org.jrdma.verbs.WcStatus;
 
 /**
  * The acknowledgement path (rxe_comp.c): ACKs complete SENDs and WRITEs, READ responses and
- * atomic ACKs complete READs and atomics, NAKs and the local ACK timer rewind the requester
- * (go-back-N from the first unacknowledged PSN), RNR NAKs pause it for the responder's timer,
+ * atomic ACKs complete READs and atomics, NAKs and the local ACK timer ask the requester to
+ * rewind (go-back-N from the first unacknowledged PSN; it does so itself, as rxe's need_retry),
+ * RNR NAKs pause it for the responder's timer,
  * and exhausted retry counters end in an error completion with the QP in ERR and everything
  * else flushed — never a silent hang. A response is first checked into a
  * {@link CompleterOutcome} ({@link #check}); each outcome has its step, and every error end
@@ -90,8 +91,8 @@ public final class Completer {
      * forward to the first unacknowledged PSN rather than resend what the peer already has.
      */
     private static void catchUp(TransportQp qp) {
-        if (Psn.compare(qp.reqPsn, qp.compPsn) < 0) {
-            rewind(qp);
+        if (Psn.compare(requesterPsn(qp), qp.compPsn) < 0) {
+            requestRetry(qp);
         }
     }
 
@@ -132,7 +133,8 @@ public final class Completer {
         qp.retryStarted = false;
         qp.retryLeft = qp.retryCnt;
         qp.rnrRetryLeft = qp.rnrRetry;
-        qp.retransmitDeadline = qp.compPsn == qp.reqPsn || qp.ackTimeoutNanos() == 0 ? 0 : now + qp.ackTimeoutNanos();
+        qp.retransmitDeadline = qp.compPsn == requesterPsn(qp) || qp.ackTimeoutNanos() == 0 ? 0
+                : now + qp.ackTimeoutNanos();
     }
 
     /**
@@ -213,8 +215,13 @@ public final class Completer {
         progress(qp, now);
     }
 
+    /**
+     * The oldest WQE if the requester has started it; none while a retry is asked for, which
+     * takes every WQE back to unsent (so a late response for it is stale, as it was when the
+     * completer rewound the requester itself).
+     */
     private static SendWqe headWqe(TransportQp qp) {
-        return qp.sq.head < qp.sq.next ? qp.sq.at(qp.sq.head) : null;
+        return !qp.needRetry && qp.sq.head < qp.sq.next ? qp.sq.at(qp.sq.head) : null;
     }
 
     private void onSequenceNak(TransportQp qp, int psn, long now) {
@@ -262,18 +269,18 @@ public final class Completer {
         // requester is held until rnrDeadline, then goes back to compPsn.
         qp.retransmitDeadline = 0;
         qp.rnrDeadline = now + RnrTimer.nanos(timerCode);
-        rewind(qp);
+        requestRetry(qp);
     }
 
     /** The local ACK timer or RNR back-off; called by the engine on every pass. */
     public int onTimers(TransportQp qp, long now) {
         if (qp.rnrDeadline != 0 && now - qp.rnrDeadline >= 0) {
             qp.rnrDeadline = 0;
-            return 1; // the requester resumes from compPsn (already rewound)
+            return 1; // the requester resumes from compPsn (its retry is already asked for)
         }
         if (qp.retransmitDeadline != 0 && now - qp.retransmitDeadline >= 0) {
             qp.retransmitDeadline = 0;
-            if (qp.compPsn == qp.reqPsn) {
+            if (qp.compPsn == requesterPsn(qp)) {
                 return 0; // nothing outstanding any more
             }
             qp.count(QpCounter.RETRY_TIMEOUTS);
@@ -309,38 +316,24 @@ public final class Completer {
             return;
         }
         qp.retryLeft--;
-        rewind(qp);
+        requestRetry(qp);
         if (qp.ackTimeoutNanos() != 0) {
             qp.retransmitDeadline = now + qp.ackTimeoutNanos();
         }
     }
 
     /**
-     * Rewinds the requester to compPsn (rxe req_retry): the WQE holding compPsn resends from
-     * that packet (a READ asks again for what it has not received), later ones from their
-     * start, with the same PSNs as before.
+     * Asks the requester to go back to compPsn (rxe need_retry): it rewinds itself on its next
+     * doWork ({@link Requester#retryIfRequested}). A later request replaces an earlier one.
      */
-    static void rewind(TransportQp qp) {
-        qp.reqPsn = qp.compPsn;
-        qp.packetsSinceAckReq = 0;
-        qp.sq.next = qp.sq.head;
-        for (long i = qp.sq.head; i < qp.sq.tail; i++) {
-            SendWqe w = qp.sq.at(i);
-            if (w.state == SendWqe.State.POSTED) {
-                break;
-            }
-            if (w.state == SendWqe.State.DONE) {
-                continue;
-            }
-            if (i == qp.sq.head) {
-                w.sentPackets = Math.max(0, Math.min(w.packets, Psn.diff(qp.compPsn, w.firstPsn)));
-            } else {
-                w.sentPackets = 0;
-            }
-            w.state = SendWqe.State.SENDING;
-        }
-        // Later WQEs keep their PSN ranges: resending in order from compPsn gives them the
-        // same PSNs again, so startWqe is not run for them a second time.
+    private static void requestRetry(TransportQp qp) {
+        qp.needRetry = true;
+        qp.retryPsn = qp.compPsn;
+    }
+
+    /** The requester's next PSN as it will be once it has acted on a retry request. */
+    private static int requesterPsn(TransportQp qp) {
+        return qp.needRetry ? qp.retryPsn : qp.reqPsn;
     }
 
     /**

@@ -40,6 +40,7 @@ public final class Requester {
 
     /** Sends up to {@code burst} packets; returns how many went out. */
     public int doWork(TransportQp qp, long now, int burst) {
+        retryIfRequested(qp);
         if (!(qp.state == QpState.RTS || qp.state == QpState.SQD) || qp.rnrDeadline != 0) {
             return 0;
         }
@@ -79,6 +80,36 @@ public final class Requester {
         // UC and UD sends complete when sent (no ACKs, §4.1 step 8), and local work when done.
         qp.completeDone();
         return sent;
+    }
+
+    /**
+     * Goes back to the PSN the completer asked for (rxe req_retry after need_retry): the WQE
+     * holding it resends from that packet (a READ asks again for what it has not received),
+     * later ones from their start, with the same PSNs as before. Also called before sq_psn is
+     * set by modify_qp, so a request never outlives the PSNs it was made for.
+     */
+    static void retryIfRequested(TransportQp qp) {
+        if (!qp.needRetry) {
+            return;
+        }
+        qp.needRetry = false;
+        int psn = qp.retryPsn;
+        qp.reqPsn = psn;
+        qp.packetsSinceAckReq = 0;
+        qp.sq.next = qp.sq.head;
+        for (long i = qp.sq.head; i < qp.sq.tail; i++) {
+            SendWqe w = qp.sq.at(i);
+            if (w.state == SendWqe.State.POSTED) {
+                break;
+            }
+            if (w.state == SendWqe.State.DONE) {
+                continue;
+            }
+            w.sentPackets = i == qp.sq.head ? Math.max(0, Math.min(w.packets, Psn.diff(psn, w.firstPsn))) : 0;
+            w.state = SendWqe.State.SENDING;
+        }
+        // Later WQEs keep their PSN ranges: resending in order from psn gives them the same
+        // PSNs again, so startWqe is not run for them a second time.
     }
 
     /** The checks in order; NEXT_WQE has moved sq.next on already. */

@@ -78,6 +78,13 @@ public final class TransportQp {
 
     // --- requester / completer (rxe req.* and comp.*) ---
     int reqPsn;
+    /**
+     * The completer asked the requester to go back to {@link #retryPsn} (rxe req.need_retry);
+     * the requester rewinds itself at its next doWork. Until then the completer reads the
+     * requester's PSN as retryPsn and no WQE as started.
+     */
+    boolean needRetry;
+    int retryPsn;
     int compPsn;
     /** One past the highest PSN ever sent: packets below it are retransmissions. */
     int sentHighPsn;
@@ -223,6 +230,7 @@ public final class TransportQp {
     }
 
     public void setSqPsn(int psn) {
+        Requester.retryIfRequested(this);
         reqPsn = psn;
         compPsn = psn;
         sentHighPsn = psn;
@@ -272,7 +280,7 @@ public final class TransportQp {
     }
 
     public int sqPsn() {
-        return reqPsn;
+        return needRetry ? retryPsn : reqPsn;
     }
 
     public int timeout() {
@@ -361,6 +369,7 @@ public final class TransportQp {
         resources.clear();
         rdAtomicOutstanding = 0;
         retryStarted = false;
+        needRetry = false;
         retransmitDeadline = 0;
         rnrDeadline = 0;
         sentPsnNak = false;

@@ -109,8 +109,15 @@ class CompleterTest {
         assertThat(work(q)).extracting(p -> p.bth().psn()).containsExactly(S, S + 1, S + 2, S + 3);
 
         ack(q, Aeth.NAK_PSN_SEQUENCE_ERROR, S + 1); // the responder got S, lost S + 1
-        assertThat(q.qp.reqPsn).isEqualTo(S + 1);
+        // The completer only asks (rxe need_retry); the requester's own state is untouched ...
+        assertThat(q.qp.needRetry).isTrue();
+        assertThat(q.qp.retryPsn).isEqualTo(S + 1);
+        assertThat(q.qp.reqPsn).isEqualTo(S + 4);
+        assertThat(q.qp.sq.next).isEqualTo(2);
+        assertThat(q.qp.sqPsn()).as("what query_qp reports already").isEqualTo(S + 1);
+        // ... until the requester's next doWork rewinds it and resends from the gap.
         List<RxPacket> resent = work(q);
+        assertThat(q.qp.needRetry).isFalse();
         assertThat(resent).extracting(p -> p.opcode().code(), p -> p.bth().psn()).containsExactly(
                 tuple(SEND_MIDDLE, S + 1), tuple(SEND_LAST, S + 2), tuple(SEND_ONLY, S + 3));
         assertThat(q.count(QpCounter.RETRANSMITTED_PACKETS)).isEqualTo(3);
@@ -213,6 +220,35 @@ class CompleterTest {
             assertThat(wc.byteLen).isEqualTo(3 * 1024);
         });
         assertThat(local.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, 3 * 1024 - 1)).isEqualTo((byte) 0x5A);
+    }
+
+    @Test
+    void aResponseArrivingWhileARetryIsAskedForIsStaleAsAfterARewind() {
+        StageQp q = rc(7, 7);
+        SoftMr local = memory.region(3 * 1024, AccessFlags.LOCAL_WRITE);
+        q.qp.postSend(new SendWorkRequest().wrId(9).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                .sg(Sge.of(local)).rdma(0x7000_0000L, 0xABC));
+        work(q);
+        respond(q, Requests.of(READ_RESPONSE_FIRST, S).payload(1024).aeth(Aeth.ACK_SYNDROME, 1));
+        respond(q, Requests.of(READ_RESPONSE_LAST, S + 2).payload(1024).aeth(Aeth.ACK_SYNDROME, 1));
+        long drops = q.count(QpCounter.COMPLETER_DROPS);
+        respond(q, Requests.of(READ_RESPONSE_MIDDLE, S + 1).payload(1024)); // late, before the requester ran
+        assertThat(q.count(QpCounter.COMPLETER_DROPS)).isEqualTo(drops + 1);
+        assertThat(work(q)).singleElement().satisfies(p -> assertThat(p.bth().psn()).isEqualTo(S + 1));
+    }
+
+    @Test
+    void anAckPastAnAskedForRetryMovesTheRetryOn() {
+        StageQp q = rc(7, 7);
+        for (int i = 0; i < 4; i++) {
+            postSend(q, i, 8);
+        }
+        work(q);
+        ack(q, Aeth.NAK_PSN_SEQUENCE_ERROR, S + 1);
+        ack(q, Aeth.ACK_SYNDROME, S + 2); // the resent packets were not needed after all
+        assertThat(q.qp.retryPsn).isEqualTo(S + 3);
+        assertThat(work(q)).extracting(p -> p.bth().psn()).containsExactly(S + 3);
+        assertThat(q.sendCq.completions).extracting(wc -> wc.wrId).containsExactly(0L, 1L, 2L);
     }
 
     @Test
