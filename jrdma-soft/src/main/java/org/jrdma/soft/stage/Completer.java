@@ -63,7 +63,7 @@ public final class Completer {
         // A response can only be for a PSN we have sent: at or beyond the highest PSN ever sent
         // it is forged or corrupt (SEC-15: no completion for PSNs never sent). Not reqPsn: after
         // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
-        if (Psn.compare(pkt.bth().psn(), qp.sentHighPsn) >= 0) {
+        if (Psn.compare(pkt.bth().psn(), qp.req.sentHighPsn) >= 0) {
             return CompleterOutcome.UNSENT_PSN;
         }
         return switch (pkt.opcode().operation()) {
@@ -75,13 +75,13 @@ public final class Completer {
 
     /** Everything up to and including {@code psn} arrived: complete what it covers. */
     private void ackThrough(TransportQp qp, int psn, long now) {
-        if (Psn.compare(psn, qp.compPsn) < 0) {
+        if (Psn.compare(psn, qp.comp.compPsn) < 0) {
             return; // stale or duplicated ACK: nothing new
         }
         if (!completeBefore(qp, Psn.next(psn), now)) {
             return; // a READ/atomic response was lost: completeBefore started the retry
         }
-        qp.compPsn = Psn.next(psn);
+        qp.comp.compPsn = Psn.next(psn);
         catchUp(qp);
         progress(qp, now);
     }
@@ -91,7 +91,7 @@ public final class Completer {
      * forward to the first unacknowledged PSN rather than resend what the peer already has.
      */
     private static void catchUp(TransportQp qp) {
-        if (Psn.compare(requesterPsn(qp), qp.compPsn) < 0) {
+        if (Psn.compare(requesterPsn(qp), qp.comp.compPsn) < 0) {
             requestRetry(qp);
         }
     }
@@ -114,7 +114,7 @@ public final class Completer {
                 return true;
             }
             if (w.needsResponse()) {
-                qp.compPsn = Psn.add(w.firstPsn, receivedPackets(qp, w));
+                qp.comp.compPsn = Psn.add(w.firstPsn, receivedPackets(qp, w));
                 retry(qp, now);
                 return false;
             }
@@ -130,10 +130,10 @@ public final class Completer {
     /** A valid response: the retry counters start again and the timer restarts or stops. */
     private void progress(TransportQp qp, long now) {
         StallWarnings.progressed(qp);
-        qp.retryStarted = false;
-        qp.retryLeft = qp.retryCnt;
-        qp.rnrRetryLeft = qp.rnrRetry;
-        qp.retransmitDeadline = qp.compPsn == requesterPsn(qp) || qp.ackTimeoutNanos() == 0 ? 0
+        qp.comp.retryStarted = false;
+        qp.comp.retryLeft = qp.retryCnt;
+        qp.comp.rnrRetryLeft = qp.rnrRetry;
+        qp.retransmitDeadline = qp.comp.compPsn == requesterPsn(qp) || qp.ackTimeoutNanos() == 0 ? 0
                 : now + qp.ackTimeoutNanos();
     }
 
@@ -161,7 +161,7 @@ public final class Completer {
         int expected = Psn.add(w.firstPsn, receivedPackets(qp, w));
         if (psn != expected) {
             if (Psn.compare(psn, expected) > 0) {
-                qp.compPsn = expected;
+                qp.comp.compPsn = expected;
                 retry(qp, now); // once per gap: later stale responses start nothing new
             } else {
                 qp.count(QpCounter.COMPLETER_DROPS);
@@ -183,10 +183,10 @@ public final class Completer {
             return;
         }
         w.received += len;
-        qp.compPsn = Psn.next(psn);
+        qp.comp.compPsn = Psn.next(psn);
         progress(qp, now);
         if (ends) {
-            qp.compPsn = Psn.next(w.lastPsn);
+            qp.comp.compPsn = Psn.next(w.lastPsn);
             qp.completeSend(w, WcStatus.SUCCESS);
             qp.completeDone();
             progress(qp, now);
@@ -209,7 +209,7 @@ public final class Completer {
             return;
         }
         w.received = 8;
-        qp.compPsn = Psn.next(psn);
+        qp.comp.compPsn = Psn.next(psn);
         qp.completeSend(w, WcStatus.SUCCESS);
         qp.completeDone();
         progress(qp, now);
@@ -221,24 +221,24 @@ public final class Completer {
      * completer rewound the requester itself).
      */
     private static SendWqe headWqe(TransportQp qp) {
-        return !qp.needRetry && qp.sq.head < qp.sq.next ? qp.sq.at(qp.sq.head) : null;
+        return !qp.req.needRetry && qp.sq.head < qp.sq.next ? qp.sq.at(qp.sq.head) : null;
     }
 
     private void onSequenceNak(TransportQp qp, int psn, long now) {
         // The responder expects psn: everything before it arrived (implicit ACK).
-        if (Psn.compare(psn, qp.compPsn) < 0) {
+        if (Psn.compare(psn, qp.comp.compPsn) < 0) {
             return; // an old NAK, already recovered from
         }
         if (!completeBefore(qp, psn, now)) {
             return;
         }
-        if (Psn.compare(psn, qp.compPsn) > 0) {
+        if (Psn.compare(psn, qp.comp.compPsn) > 0) {
             // The NAK also acknowledges packets: the peer is making progress, so this is a
             // new retry sequence, not one more failure of the last (rxe comp.started_retry).
             // Without this, reordering alone would exhaust retry_cnt on a healthy link.
-            qp.retryLeft = qp.retryCnt;
+            qp.comp.retryLeft = qp.retryCnt;
         }
-        qp.compPsn = psn;
+        qp.comp.compPsn = psn;
         retry(qp, now);
     }
 
@@ -250,20 +250,20 @@ public final class Completer {
     }
 
     private void onRnrNak(TransportQp qp, int psn, int timerCode, long now) {
-        if (Psn.compare(psn, qp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
+        if (Psn.compare(psn, qp.comp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
             return;
         }
-        if (Psn.compare(psn, qp.compPsn) > 0) {
+        if (Psn.compare(psn, qp.comp.compPsn) > 0) {
             StallWarnings.progressed(qp); // the NAK acknowledges the packets before psn
         }
-        qp.compPsn = psn;
+        qp.comp.compPsn = psn;
         stalls.retried(qp, StallWarnings.Cause.RNR_NAK, now);
-        if (qp.rnrRetryLeft == 0) {
+        if (qp.comp.rnrRetryLeft == 0) {
             fail(qp, CompleterOutcome.RNR_RETRY_EXCEEDED);
             return;
         }
         if (qp.rnrRetry != 7) { // 7 means retry forever (IBA)
-            qp.rnrRetryLeft--;
+            qp.comp.rnrRetryLeft--;
         }
         // Resend no earlier than the responder asked (REL-15b, the rxe "rnr retry" fix): the
         // requester is held until rnrDeadline, then goes back to compPsn.
@@ -280,7 +280,7 @@ public final class Completer {
         }
         if (qp.retransmitDeadline != 0 && now - qp.retransmitDeadline >= 0) {
             qp.retransmitDeadline = 0;
-            if (qp.compPsn == requesterPsn(qp)) {
+            if (qp.comp.compPsn == requesterPsn(qp)) {
                 return 0; // nothing outstanding any more
             }
             qp.count(QpCounter.RETRY_TIMEOUTS);
@@ -306,16 +306,16 @@ public final class Completer {
      * later neighbours — starts nothing new until progress is made or the timer fires.
      */
     private void retry(TransportQp qp, long now, boolean timeout) {
-        if (!timeout && qp.retryStarted && qp.retryStartedPsn == qp.compPsn) {
+        if (!timeout && qp.comp.retryStarted && qp.comp.retryStartedPsn == qp.comp.compPsn) {
             return;
         }
-        qp.retryStarted = true;
-        qp.retryStartedPsn = qp.compPsn;
-        if (qp.retryLeft == 0) {
+        qp.comp.retryStarted = true;
+        qp.comp.retryStartedPsn = qp.comp.compPsn;
+        if (qp.comp.retryLeft == 0) {
             fail(qp, CompleterOutcome.RETRY_EXCEEDED);
             return;
         }
-        qp.retryLeft--;
+        qp.comp.retryLeft--;
         requestRetry(qp);
         if (qp.ackTimeoutNanos() != 0) {
             qp.retransmitDeadline = now + qp.ackTimeoutNanos();
@@ -327,13 +327,13 @@ public final class Completer {
      * doWork ({@link Requester#retryIfRequested}). A later request replaces an earlier one.
      */
     private static void requestRetry(TransportQp qp) {
-        qp.needRetry = true;
-        qp.retryPsn = qp.compPsn;
+        qp.req.needRetry = true;
+        qp.req.retryPsn = qp.comp.compPsn;
     }
 
     /** The requester's next PSN as it will be once it has acted on a retry request. */
     private static int requesterPsn(TransportQp qp) {
-        return qp.needRetry ? qp.retryPsn : qp.reqPsn;
+        return qp.req.needRetry ? qp.req.retryPsn : qp.req.reqPsn;
     }
 
     /**

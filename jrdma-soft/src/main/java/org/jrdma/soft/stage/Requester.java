@@ -89,13 +89,13 @@ public final class Requester {
      * set by modify_qp, so a request never outlives the PSNs it was made for.
      */
     static void retryIfRequested(TransportQp qp) {
-        if (!qp.needRetry) {
+        if (!qp.req.needRetry) {
             return;
         }
-        qp.needRetry = false;
-        int psn = qp.retryPsn;
-        qp.reqPsn = psn;
-        qp.packetsSinceAckReq = 0;
+        qp.req.needRetry = false;
+        int psn = qp.req.retryPsn;
+        qp.req.reqPsn = psn;
+        qp.req.packetsSinceAckReq = 0;
         qp.sq.next = qp.sq.head;
         for (long i = qp.sq.head; i < qp.sq.tail; i++) {
             SendWqe w = qp.sq.at(i);
@@ -121,7 +121,7 @@ public final class Requester {
             qp.sq.next++;
             return Step.NEXT_WQE;
         }
-        if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
+        if (reliable && Psn.diff(qp.req.reqPsn, qp.comp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
             return Step.STOP; // window full: wait for ACKs
         }
         if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
@@ -155,10 +155,10 @@ public final class Requester {
      */
     private void sendDatagram(TransportQp qp, SendWqe w) {
         int opcode = OpcodeTable.opcodeFor(Transport.UD, Operation.SEND, w.opcode.hasImmediate(), Position.ONLY);
-        int psn = qp.reqPsn;
+        int psn = qp.req.reqPsn;
         out.sendUd(qp, w.udDestination, w.remoteQpn, w.remoteQkey, opcode, psn, w.solicited, w.immData, w.gather,
                 (int) w.length());
-        qp.reqPsn = Psn.next(psn);
+        qp.req.reqPsn = Psn.next(psn);
         w.state = SendWqe.State.DONE;
         qp.sq.next++;
     }
@@ -187,17 +187,17 @@ public final class Requester {
             return executeLocal(qp, w);
         }
         if (w.needsResponse()) {
-            if (qp.rdAtomicOutstanding >= qp.maxRdAtomic) {
+            if (qp.req.rdAtomicOutstanding >= qp.maxRdAtomic) {
                 return false; // max_rd_atomic READs/atomics in flight (rxe check_init_depth)
             }
-            qp.rdAtomicOutstanding++;
+            qp.req.rdAtomicOutstanding++;
             w.holdsRdAtomicSlot = true;
         }
         int mtu = qp.datagram ? qp.udMtuBytes : qp.mtuBytes();
         long len = w.length();
         w.packets = w.isAtomic() || qp.datagram ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
-        w.firstPsn = qp.reqPsn;
-        w.lastPsn = Psn.add(qp.reqPsn, w.packets - 1);
+        w.firstPsn = qp.req.reqPsn;
+        w.lastPsn = Psn.add(qp.req.reqPsn, w.packets - 1);
         w.sentPackets = 0;
         w.state = SendWqe.State.SENDING;
         return true;
@@ -262,7 +262,7 @@ public final class Requester {
      * its resources as a duplicate.
      */
     private void sendRequestOnly(TransportQp qp, SendWqe w) {
-        int psn = qp.reqPsn;
+        int psn = qp.req.reqPsn;
         if (w.isRead()) {
             long done = (long) Psn.diff(psn, w.firstPsn) * qp.mtuBytes();
             out.sendReadRequest(qp, psn, w.remoteAddr + done, w.rkey, (int) (w.length() - done));
@@ -272,13 +272,13 @@ public final class Requester {
             long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
             out.sendAtomic(qp, opcode, psn, w.remoteAddr, w.rkey, swapAdd, compare);
         }
-        qp.packetsSinceAckReq = 0;
-        if (Psn.compare(psn, qp.sentHighPsn) < 0) {
+        qp.req.packetsSinceAckReq = 0;
+        if (Psn.compare(psn, qp.req.sentHighPsn) < 0) {
             qp.count(QpCounter.RETRANSMITTED_PACKETS);
         }
-        qp.reqPsn = Psn.next(w.lastPsn); // a READ takes a PSN for each response packet
-        if (Psn.compare(qp.reqPsn, qp.sentHighPsn) > 0) {
-            qp.sentHighPsn = qp.reqPsn;
+        qp.req.reqPsn = Psn.next(w.lastPsn); // a READ takes a PSN for each response packet
+        if (Psn.compare(qp.req.reqPsn, qp.req.sentHighPsn) > 0) {
+            qp.req.sentHighPsn = qp.req.reqPsn;
         }
         w.state = SendWqe.State.PENDING;
         qp.sq.next++;
@@ -286,21 +286,21 @@ public final class Requester {
 
     /** rxe: AckReq on the last packet of every message and at least every 64 packets. */
     private static boolean ackRequest(TransportQp qp, boolean last) {
-        qp.packetsSinceAckReq++;
-        boolean ackReq = last || qp.packetsSinceAckReq >= SoftLimits.MAX_PKT_PER_ACK;
+        qp.req.packetsSinceAckReq++;
+        boolean ackReq = last || qp.req.packetsSinceAckReq >= SoftLimits.MAX_PKT_PER_ACK;
         if (ackReq) {
-            qp.packetsSinceAckReq = 0;
+            qp.req.packetsSinceAckReq = 0;
         }
         return ackReq;
     }
 
     private static void sent(TransportQp qp, int psn) {
-        if (Psn.compare(psn, qp.sentHighPsn) < 0) {
+        if (Psn.compare(psn, qp.req.sentHighPsn) < 0) {
             qp.count(QpCounter.RETRANSMITTED_PACKETS);
         } else {
-            qp.sentHighPsn = Psn.next(psn);
+            qp.req.sentHighPsn = Psn.next(psn);
         }
-        qp.reqPsn = Psn.next(psn);
+        qp.req.reqPsn = Psn.next(psn);
     }
 
     private static void armTimer(TransportQp qp, long now) {

@@ -137,7 +137,7 @@ public final class Responder {
             respond(qp, pkt, ResponderOutcome.MALFORMED_WQE);
             return true;
         }
-        SoftMr mr = op == Operation.RDMA_WRITE ? qp.writeMr : access.mr;
+        SoftMr mr = op == Operation.RDMA_WRITE ? qp.resp.writeMr : access.mr;
         if (mr == null || mr.isValid()) {
             return false;
         }
@@ -170,9 +170,9 @@ public final class Responder {
             return checkUcPsn(qp, pkt);
         }
         int psn = pkt.bth().psn();
-        int cmp = Psn.compare(psn, qp.ePsn);
+        int cmp = Psn.compare(psn, qp.resp.ePsn);
         if (cmp == 0) {
-            qp.sentPsnNak = false;
+            qp.resp.sentPsnNak = false;
             return ResponderOutcome.EXECUTE;
         }
         if (cmp > 0) {
@@ -191,12 +191,12 @@ public final class Responder {
      */
     private static ResponderOutcome checkUcPsn(TransportQp qp, RxPacket pkt) {
         int psn = pkt.bth().psn();
-        if (psn == qp.ePsn && !qp.ucDropping) {
+        if (psn == qp.resp.ePsn && !qp.resp.ucDropping) {
             return ResponderOutcome.EXECUTE;
         }
         if (starts(pkt)) {
             ResponderErrors.abandonMessage(qp);
-            qp.ePsn = psn;
+            qp.resp.ePsn = psn;
             return ResponderOutcome.EXECUTE;
         }
         return ResponderOutcome.PSN_OUT_OF_SEQUENCE;
@@ -208,8 +208,8 @@ public final class Responder {
      */
     private static ResponderOutcome checkOpSequence(TransportQp qp, RxPacket pkt) {
         Operation op = operation(pkt);
-        if (qp.inSend || qp.inWrite) {
-            Operation continuing = qp.inSend ? Operation.SEND : Operation.RDMA_WRITE;
+        if (qp.resp.inSend || qp.resp.inWrite) {
+            Operation continuing = qp.resp.inSend ? Operation.SEND : Operation.RDMA_WRITE;
             return op == continuing && !starts(pkt) ? ResponderOutcome.EXECUTE : ResponderOutcome.MISSING_LAST;
         }
         return starts(pkt) ? ResponderOutcome.EXECUTE : ResponderOutcome.MISSING_FIRST;
@@ -255,7 +255,7 @@ public final class Responder {
             return ResponderOutcome.MALFORMED_WQE;
         }
         if (op == Operation.SEND) {
-            qp.recvOffset = 0;
+            qp.resp.recvOffset = 0;
         }
         return ResponderOutcome.EXECUTE;
     }
@@ -276,13 +276,13 @@ public final class Responder {
         int len = pkt.payloadLength();
         boolean ok = ends(pkt) ? (starts(pkt) ? len <= mtu : len >= 1 && len <= mtu) : len == mtu;
         if (ok && op == Operation.RDMA_WRITE) {
-            long remaining = starts(pkt) ? pkt.reth().dmaLengthUnsigned() : qp.writeRemaining;
+            long remaining = starts(pkt) ? pkt.reth().dmaLengthUnsigned() : qp.resp.writeRemaining;
             ok = remaining <= (1L << 31) && (ends(pkt) ? len == remaining : len < remaining);
         }
         if (!ok) {
             return ResponderOutcome.LENGTH;
         }
-        if (op == Operation.SEND && qp.recvOffset + len > qp.current.gather.totalLength()) {
+        if (op == Operation.SEND && qp.resp.recvOffset + len > qp.current.gather.totalLength()) {
             return ResponderOutcome.RECV_TOO_SHORT;
         }
         return ResponderOutcome.EXECUTE;
@@ -331,11 +331,11 @@ public final class Responder {
     private void executeSend(TransportQp qp, RxPacket pkt, MemorySegment data) {
         RecvWqe w = qp.current;
         if (pkt.payloadLength() > 0) {
-            w.gather.copyIn(data, pkt.payloadOffset(), qp.recvOffset, pkt.payloadLength());
-            qp.recvOffset += pkt.payloadLength();
+            w.gather.copyIn(data, pkt.payloadOffset(), qp.resp.recvOffset, pkt.payloadLength());
+            qp.resp.recvOffset += pkt.payloadLength();
         }
         if (ends(pkt)) {
-            qp.inSend = false;
+            qp.resp.inSend = false;
             int flags = 0;
             int imm = 0;
             if (pkt.opcode().hasImmediate()) {
@@ -351,10 +351,10 @@ public final class Responder {
                 }
                 flags = WcFlags.WITH_INV;
             }
-            qp.completeRecv(WcStatus.SUCCESS, qp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.destQpn);
-            qp.recvOffset = 0;
+            qp.completeRecv(WcStatus.SUCCESS, qp.resp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.destQpn);
+            qp.resp.recvOffset = 0;
         } else {
-            qp.inSend = true;
+            qp.resp.inSend = true;
         }
         finish(qp, pkt);
     }
@@ -366,47 +366,47 @@ public final class Responder {
      */
     private void executeWrite(TransportQp qp, RxPacket pkt, MemorySegment data) {
         if (starts(pkt)) {
-            qp.writeTarget = access.target;
-            qp.writeMr = access.mr;
-            qp.writeOffset = access.offset;
-            qp.writeLength = pkt.reth().dmaLengthUnsigned();
-            qp.writeRemaining = qp.writeLength;
+            qp.resp.writeTarget = access.target;
+            qp.resp.writeMr = access.mr;
+            qp.resp.writeOffset = access.offset;
+            qp.resp.writeLength = pkt.reth().dmaLengthUnsigned();
+            qp.resp.writeRemaining = qp.resp.writeLength;
         }
         int len = pkt.payloadLength();
-        if (qp.writeMr != null && !qp.writeMr.isValid()) {
+        if (qp.resp.writeMr != null && !qp.resp.writeMr.isValid()) {
             // SEC-46: the region was deregistered (or its Arena closed) after the WRITE's first
             // packet was checked: after ibv_dereg_mr returns, no byte may land in it.
             respond(qp, pkt, ResponderOutcome.RKEY_VIOLATION);
             return;
         }
         if (len > 0) {
-            MemorySegment.copy(data, pkt.payloadOffset(), qp.writeTarget, qp.writeOffset, len);
-            qp.writeOffset += len;
-            qp.writeRemaining -= len;
+            MemorySegment.copy(data, pkt.payloadOffset(), qp.resp.writeTarget, qp.resp.writeOffset, len);
+            qp.resp.writeOffset += len;
+            qp.resp.writeRemaining -= len;
         }
         if (ends(pkt)) {
-            qp.inWrite = false;
-            qp.writeTarget = null;
-            qp.writeMr = null;
+            qp.resp.inWrite = false;
+            qp.resp.writeTarget = null;
+            qp.resp.writeMr = null;
             if (pkt.opcode().hasImmediate()) {
-                qp.completeRecv(WcStatus.SUCCESS, qp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
+                qp.completeRecv(WcStatus.SUCCESS, qp.resp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
                         WcOpcode.RECV_RDMA_WITH_IMM, qp.destQpn);
             }
         } else {
-            qp.inWrite = true;
+            qp.resp.inWrite = true;
         }
         finish(qp, pkt);
     }
 
     /** ePSN moves on; the last packet of a message counts in the MSN; AckReq gets an ACK. */
     private void finish(TransportQp qp, RxPacket pkt) {
-        qp.ePsn = Psn.next(pkt.bth().psn());
+        qp.resp.ePsn = Psn.next(pkt.bth().psn());
         if (ends(pkt)) {
-            qp.msn = Psn.next(qp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
+            qp.resp.msn = Psn.next(qp.resp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
         }
         // Packets without AckReq are acknowledged by the next ACK (an ACK covers all PSNs ≤ it).
         if (pkt.bth().ackReq() && qp.type == QpType.RC) {
-            out.sendAck(qp, Aeth.ACK_SYNDROME, pkt.bth().psn(), qp.msn);
+            out.sendAck(qp, Aeth.ACK_SYNDROME, pkt.bth().psn(), qp.resp.msn);
         }
     }
 }

@@ -33,17 +33,17 @@ final class ResponderErrors {
         }
         switch (row.response()) {
             case NONE, REPLAY -> { }
-            case ACK -> out.sendAck(qp, Aeth.ACK_SYNDROME, Psn.add(qp.ePsn, -1), qp.msn);
+            case ACK -> out.sendAck(qp, Aeth.ACK_SYNDROME, Psn.add(qp.resp.ePsn, -1), qp.resp.msn);
             case NAK_PSN_SEQUENCE_ERROR -> {
                 // One NAK per gap: silence until an in-order packet clears sentPsnNak (rxe).
-                if (!qp.sentPsnNak) {
-                    qp.sentPsnNak = true;
+                if (!qp.resp.sentPsnNak) {
+                    qp.resp.sentPsnNak = true;
                     qp.count(QpCounter.SEQ_NAKS_SENT);
-                    out.sendAck(qp, Aeth.NAK_PSN_SEQUENCE_ERROR, qp.ePsn, qp.msn);
+                    out.sendAck(qp, Aeth.NAK_PSN_SEQUENCE_ERROR, qp.resp.ePsn, qp.resp.msn);
                 }
             }
-            case RNR_NAK -> out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), psn, qp.msn);
-            default -> out.sendAck(qp, row.response().syndrome, psn, qp.msn);
+            case RNR_NAK -> out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), psn, qp.resp.msn);
+            default -> out.sendAck(qp, row.response().syndrome, psn, qp.resp.msn);
         }
         if (row.recvStatus() != null && qp.hasCurrent) {
             qp.completeRecv(row.recvStatus(), 0, false, 0, false);
@@ -58,18 +58,18 @@ final class ResponderErrors {
 
     /** UC: forget the message in progress (its receive stays posted and is reused). */
     static void abandonMessage(TransportQp qp) {
-        qp.ucDropping = false;
-        qp.inSend = false;
-        qp.inWrite = false;
-        qp.writeTarget = null;
-        qp.writeMr = null;
-        qp.recvOffset = 0;
+        qp.resp.ucDropping = false;
+        qp.resp.inSend = false;
+        qp.resp.inWrite = false;
+        qp.resp.writeTarget = null;
+        qp.resp.writeMr = null;
+        qp.resp.recvOffset = 0;
     }
 
     /** UC: drop this packet and the rest of its message, until the next FIRST/ONLY (§2.6). */
     private static void dropMessage(TransportQp qp) {
         abandonMessage(qp);
-        qp.ucDropping = true;
+        qp.resp.ucDropping = true;
         qp.count(QpCounter.UC_MESSAGES_DROPPED);
     }
 }

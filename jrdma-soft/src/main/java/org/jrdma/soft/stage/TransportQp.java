@@ -76,70 +76,25 @@ public final class TransportQp {
     final java.lang.foreign.MemorySegment inlineBuffer;
     final int maxInline;
 
-    // --- requester / completer (rxe req.* and comp.*) ---
-    int reqPsn;
-    /**
-     * The completer asked the requester to go back to {@link #retryPsn} (rxe req.need_retry);
-     * the requester rewinds itself at its next doWork. Until then the completer reads the
-     * requester's PSN as retryPsn and no WQE as started.
-     */
-    boolean needRetry;
-    int retryPsn;
-    int compPsn;
-    /** One past the highest PSN ever sent: packets below it are retransmissions. */
-    int sentHighPsn;
-    int packetsSinceAckReq;
-    int retryLeft;
-    int rnrRetryLeft;
-    /** Local ACK timer deadline in clock nanos, 0 when off. */
-    long retransmitDeadline;
-    /** RNR back-off deadline in clock nanos, 0 when not waiting. */
-    long rnrDeadline;
     /** max_rd_atomic: READs/atomics this QP may have outstanding as initiator. */
     int maxRdAtomic;
-    int rdAtomicOutstanding;
-    /** A retry sequence started at {@link #retryStartedPsn} and no progress since (rxe started_retry). */
-    boolean retryStarted;
-    int retryStartedPsn;
+    /** The stages' own variables, as rxe's qp->req, qp->comp and qp->resp. */
+    final RequesterState req = new RequesterState();
+    final CompleterState comp = new CompleterState();
+    final ResponderState resp = new ResponderState();
     /**
-     * Retries without progress (StallWarnings): whether an episode is on, when it began, whether
-     * it was reported, and the counters at its start (its own figures are the difference).
+     * The QP's timers (rxe qp->retrans_timer and qp->rnr_nak_timer): the local ACK timer's
+     * deadline, armed by the requester when it sends and by the completer on progress, and the
+     * RNR back-off's, set by the completer; clock nanos, 0 when off.
      */
-    boolean stalled;
-    long stallStartNanos;
-    boolean stallReported;
-    long stallRnrNaks;
-    long stallTimeouts;
-    long stallResent;
-
-    // --- responder (rxe resp.*) ---
-    int ePsn;
-    int msn;
-    boolean sentPsnNak;
-    /** UC: a packet was lost or refused; drop until the next FIRST/ONLY (§2.6). */
-    boolean ucDropping;
-    boolean inSend;
-    long recvOffset;
-    /** A plain ACK held back to be coalesced with later ones (see CoalescingAcks). */
-    boolean ackHeld;
-    int ackHeldPsn;
-    /** The engine pass in which the held ACK was first held. */
-    long ackHeldPass;
+    long retransmitDeadline;
+    long rnrDeadline;
     /** The monitor that guards this state (the owning QP object). */
     final Object lock;
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
     boolean communicationEstablished;
-    /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
-    boolean inWrite;
-    java.lang.foreign.MemorySegment writeTarget;
-    /** The region {@link #writeTarget} lies in, re-checked on every packet (SEC-46); null for a zero-length WRITE. */
-    org.jrdma.soft.SoftMr writeMr;
-    long writeOffset;
-    long writeRemaining;
-    long writeLength;
-    /** max_dest_rd_atomic and the responder resources that remember READs and atomics (rxe resp.resources). */
+    /** max_dest_rd_atomic: READs and atomics the responder remembers. */
     int maxDestRdAtomic;
-    final ResponderResources resources = new ResponderResources();
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
@@ -225,16 +180,16 @@ public final class TransportQp {
     }
 
     public void setRqPsn(int psn) {
-        ePsn = psn;
-        sentPsnNak = false;
+        resp.ePsn = psn;
+        resp.sentPsnNak = false;
     }
 
     public void setSqPsn(int psn) {
         Requester.retryIfRequested(this);
-        reqPsn = psn;
-        compPsn = psn;
-        sentHighPsn = psn;
-        packetsSinceAckReq = 0;
+        req.reqPsn = psn;
+        comp.compPsn = psn;
+        req.sentHighPsn = psn;
+        req.packetsSinceAckReq = 0;
     }
 
     public void setTimeout(int t) {
@@ -243,12 +198,12 @@ public final class TransportQp {
 
     public void setRetryCnt(int n) {
         retryCnt = n;
-        retryLeft = n;
+        comp.retryLeft = n;
     }
 
     public void setRnrRetry(int n) {
         rnrRetry = n;
-        rnrRetryLeft = n;
+        comp.rnrRetryLeft = n;
     }
 
     public void setQkey(int k) {
@@ -276,11 +231,11 @@ public final class TransportQp {
     }
 
     public int rqPsn() {
-        return ePsn;
+        return resp.ePsn;
     }
 
     public int sqPsn() {
-        return needRetry ? retryPsn : reqPsn;
+        return req.needRetry ? req.retryPsn : req.reqPsn;
     }
 
     public int timeout() {
@@ -313,7 +268,7 @@ public final class TransportQp {
 
     public void setMaxDestRdAtomic(int n) {
         maxDestRdAtomic = n;
-        resources.resize(n);
+        resp.resources.resize(n);
     }
 
     /** The earliest armed timer deadline (clock nanos), or 0 when none is armed. */
@@ -344,8 +299,8 @@ public final class TransportQp {
         } else if (target == QpState.ERR && from != QpState.ERR) {
             flush();
         } else if (target == QpState.RTS && from == QpState.RTR) {
-            retryLeft = retryCnt;
-            rnrRetryLeft = rnrRetry;
+            comp.retryLeft = retryCnt;
+            comp.rnrRetryLeft = rnrRetry;
         }
     }
 
@@ -359,20 +314,20 @@ public final class TransportQp {
         current.reset();
         hasCurrent = false;
         sq.head = sq.next = sq.tail = 0;
-        msn = 0;
-        ackHeld = false;
-        inSend = false;
-        recvOffset = 0;
-        inWrite = false;
-        writeTarget = null;
-        writeMr = null;
-        resources.clear();
-        rdAtomicOutstanding = 0;
-        retryStarted = false;
-        needRetry = false;
+        resp.msn = 0;
+        resp.ackHeld = false;
+        resp.inSend = false;
+        resp.recvOffset = 0;
+        resp.inWrite = false;
+        resp.writeTarget = null;
+        resp.writeMr = null;
+        resp.resources.clear();
+        req.rdAtomicOutstanding = 0;
+        comp.retryStarted = false;
+        req.needRetry = false;
         retransmitDeadline = 0;
         rnrDeadline = 0;
-        sentPsnNak = false;
+        resp.sentPsnNak = false;
         ah = null;
         peer = null;
         destQpn = 0;
@@ -410,13 +365,13 @@ public final class TransportQp {
             // learns that this QP will take no more from the last-WQE-reached event.
             events.raise(org.jrdma.verbs.AsyncEventType.QP_LAST_WQE_REACHED);
         }
-        inSend = false;
-        recvOffset = 0;
-        inWrite = false;
-        writeTarget = null;
-        writeMr = null;
-        resources.stopReply();
-        rdAtomicOutstanding = 0;
+        resp.inSend = false;
+        resp.recvOffset = 0;
+        resp.inWrite = false;
+        resp.writeTarget = null;
+        resp.writeMr = null;
+        resp.resources.stopReply();
+        req.rdAtomicOutstanding = 0;
     }
 
     // ------------------------------------------------------------------ posting
@@ -631,7 +586,7 @@ public final class TransportQp {
     /** Pops the oldest send WQE with {@code status}; a CQE if signaled or failed (IBA 10.7.3.1). */
     void completeSend(SendWqe w, WcStatus status) {
         if (w.holdsRdAtomicSlot) {
-            rdAtomicOutstanding--;
+            req.rdAtomicOutstanding--;
         }
         if (w.signaled || status != WcStatus.SUCCESS) {
             WorkCompletion wc = sendCq.claim();
@@ -725,7 +680,7 @@ public final class TransportQp {
 
     /** Whether a READ reply (or a duplicate READ's replay) is still being sent. */
     public boolean readReplyInProgress() {
-        return resources.replying != null;
+        return resp.resources.replying != null;
     }
 
     /** Outstanding send WRs (posted, not completed). */

@@ -110,14 +110,14 @@ class CompleterTest {
 
         ack(q, Aeth.NAK_PSN_SEQUENCE_ERROR, S + 1); // the responder got S, lost S + 1
         // The completer only asks (rxe need_retry); the requester's own state is untouched ...
-        assertThat(q.qp.needRetry).isTrue();
-        assertThat(q.qp.retryPsn).isEqualTo(S + 1);
-        assertThat(q.qp.reqPsn).isEqualTo(S + 4);
+        assertThat(q.qp.req.needRetry).isTrue();
+        assertThat(q.qp.req.retryPsn).isEqualTo(S + 1);
+        assertThat(q.qp.req.reqPsn).isEqualTo(S + 4);
         assertThat(q.qp.sq.next).isEqualTo(2);
         assertThat(q.qp.sqPsn()).as("what query_qp reports already").isEqualTo(S + 1);
         // ... until the requester's next doWork rewinds it and resends from the gap.
         List<RxPacket> resent = work(q);
-        assertThat(q.qp.needRetry).isFalse();
+        assertThat(q.qp.req.needRetry).isFalse();
         assertThat(resent).extracting(p -> p.opcode().code(), p -> p.bth().psn()).containsExactly(
                 tuple(SEND_MIDDLE, S + 1), tuple(SEND_LAST, S + 2), tuple(SEND_ONLY, S + 3));
         assertThat(q.count(QpCounter.RETRANSMITTED_PACKETS)).isEqualTo(3);
@@ -246,7 +246,7 @@ class CompleterTest {
         work(q);
         ack(q, Aeth.NAK_PSN_SEQUENCE_ERROR, S + 1);
         ack(q, Aeth.ACK_SYNDROME, S + 2); // the resent packets were not needed after all
-        assertThat(q.qp.retryPsn).isEqualTo(S + 3);
+        assertThat(q.qp.req.retryPsn).isEqualTo(S + 3);
         assertThat(work(q)).extracting(p -> p.bth().psn()).containsExactly(S + 3);
         assertThat(q.sendCq.completions).extracting(wc -> wc.wrId).containsExactly(0L, 1L, 2L);
     }

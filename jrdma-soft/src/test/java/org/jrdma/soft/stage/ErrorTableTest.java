@@ -85,7 +85,7 @@ class ErrorTableTest {
             }
             recvBefore = q.recvCq.completions.size();
             eventsBefore = q.events.size();
-            ePsnBefore = q.qp.ePsn;
+            ePsnBefore = q.qp.resp.ePsn;
             triggerPsn = psn;
         }
 
@@ -104,7 +104,7 @@ class ErrorTableTest {
 
         /** The trigger is the engine continuing the READ reply in progress. */
         void triggerReply() {
-            snapshot(q.qp.resources.replyPsn);
+            snapshot(q.qp.resp.resources.replyPsn);
             responder.doWork(q.qp, 16);
             responder.flushAllAcks();
             sent = port.drain();
@@ -285,7 +285,7 @@ class ErrorTableTest {
         if (row.counter() != null) {
             assertThat(b.delta(row.counter())).as("counter %s", row.counter()).isEqualTo(1);
         }
-        assertThat(b.q.qp.ucDropping).as("UC drops the rest of the message").isEqualTo(row.dropsMessage());
+        assertThat(b.q.qp.resp.ucDropping).as("UC drops the rest of the message").isEqualTo(row.dropsMessage());
         assertThat(b.delta(QpCounter.UC_MESSAGES_DROPPED)).isEqualTo(row.dropsMessage() ? 1 : 0);
         checkReceives(row, b);
         assertThat(b.events()).as("async events").isEqualTo(row.event() == null ? List.of() : List.of(row.event()));

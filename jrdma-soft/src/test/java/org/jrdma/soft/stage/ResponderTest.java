@@ -131,7 +131,7 @@ class ResponderTest {
                 tuple(READ_RESPONSE_MIDDLE, E + 1),
                 tuple(READ_RESPONSE_MIDDLE, E + 2),
                 tuple(READ_RESPONSE_LAST, E + 3));
-        assertThat(q.qp.ePsn).as("a READ takes a PSN per response").isEqualTo(E + 4);
+        assertThat(q.qp.resp.ePsn).as("a READ takes a PSN per response").isEqualTo(E + 4);
 
         mr.segment().fill((byte) 2);
         receive(Requests.of(READ_REQUEST, E + 2).reth(mr.addr() + 2048, mr.rkey(), 2048)); // the requester lost E + 2
@@ -141,7 +141,7 @@ class ResponderTest {
                 tuple(READ_RESPONSE_LAST, E + 3));
         RxPacket p = replay.get(0);
         assertThat(p.buffer().get(p.payloadOffset())).as("memory is read again, not cached").isEqualTo((byte) 2);
-        assertThat(q.qp.ePsn).isEqualTo(E + 4);
+        assertThat(q.qp.resp.ePsn).isEqualTo(E + 4);
         assertThat(q.qp.state()).isEqualTo(QpState.RTS);
     }
 
