@@ -4,20 +4,15 @@ import java.net.InetSocketAddress;
 import org.jrdma.soft.mem.MemoryTable;
 import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.AhAttr;
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
-import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
-import org.jrdma.verbs.SgList;
-import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
-import org.jrdma.verbs.WrOpcode;
 
 /**
  * The transport state of one QP: its queues and the requester, responder and completer
@@ -376,198 +371,19 @@ public final class TransportQp {
 
     // ------------------------------------------------------------------ posting
 
-    /** ibv_post_send for one WR. */
+    /** ibv_post_send for one WR (checks and WQE set-up in {@link Posting}). */
     public void postSend(SendWorkRequest wr) {
-        if (!state.canPostSend()) {
-            throw new VerbsException(Errno.EINVAL, "post_send: QP 0x" + Integer.toHexString(qpn) + " is in " + state
-                    + "; sends need RTS (or SQD/ERR)");
-        }
-        if (sq.isFull()) {
-            throw new VerbsException(Errno.ENOMEM, "post_send: the send queue is full (" + sq.capacity() + " WRs outstanding)");
-        }
-        checkOpcode(wr);
-        SendWqe w = sq.at(sq.tail);
-        SgList sgl = wr.sgList;
-        if (sgl.count() > w.gather.segments.length) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + sgl.count() + " SGEs but max_send_sge is " + w.gather.segments.length);
-        }
-        long total = sgl.totalLength();
-        if (total > org.jrdma.soft.SoftLimits.MAX_MSG_SIZE) {
-            throw new VerbsException(Errno.EINVAL, "post_send: message of " + total + " bytes exceeds max_msg_sz "
-                    + org.jrdma.soft.SoftLimits.MAX_MSG_SIZE);
-        }
-        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-        if (inline && total > maxInline) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + total + " inline bytes exceed max_inline_data " + maxInline);
-        }
-        w.reset();
-        w.wrId = wr.wrId;
-        w.opcode = wr.opcode;
-        w.sendFlags = wr.sendFlags;
-        w.signaled = sqSigAll || (wr.sendFlags & SendFlags.SIGNALED) != 0;
-        w.solicited = (wr.sendFlags & SendFlags.SOLICITED) != 0;
-        w.immData = wr.immData;
-        w.remoteAddr = wr.remoteAddr;
-        w.rkey = wr.rkey;
-        w.compareAdd = wr.compareAdd;
-        w.swap = wr.swap;
-        w.invalidateRkey = wr.invalidateRkey;
-        if (wr.opcode == WrOpcode.BIND_MW) {
-            bindWindow(w, (org.jrdma.soft.SoftMw) wr.mw, wr.bind);
-            // ibverbs: the caller picks the new rkey with ibv_inc_rkey; honour it when only the key
-            // byte changed and it is free, else pick one the same way; either way report it back.
-            int asked = wr.rkey;
-            int current = ((org.jrdma.soft.SoftMw) wr.mw).rkey();
-            if (wr.bind.length() != 0 && asked != 0 && asked != current && (asked & ~0xFF) == (current & ~0xFF)
-                    && memory.isFreeWindowKey(asked)) {
-                w.newRkey = asked;
-            }
-            wr.rkey = w.newRkey;
-        }
-        if (datagram) {
-            w.udDestination = (UdDestination) wr.ah;
-            w.remoteQpn = wr.remoteQpn;
-            // IBA: a remote Q_Key with the high bit set means "use the QP's own Q_Key". Since only
-            // the GSI QP may own a controlled Q_Key (QpTransitions), no other QP can send one:
-            // a user QP cannot forge a CM message with 0x80010000. The GSI QP's own is 0x80010000.
-            w.remoteQkey = org.jrdma.verbs.Qkey.isControlled(wr.remoteQkey) ? qkey : wr.remoteQkey;
-        }
-        if (inline) {
-            copyInline(w, sgl, total);
-        } else {
-            // A READ's or atomic's local buffer is written by the responses: it needs LOCAL_WRITE (rxe).
-            boolean written = wr.opcode == WrOpcode.RDMA_READ || wr.opcode == WrOpcode.ATOMIC_CMP_AND_SWP
-                    || wr.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD;
-            w.postError = w.gather.resolve(sgl, memory, pd, written);
-        }
-        sq.tail++;
-        if (state == QpState.ERR) {
-            flush(); // IBA: WRs posted in ERR complete with WR_FLUSH_ERR
-        }
-    }
-
-    private void bindWindow(SendWqe w, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind) {
-        w.mw = mw;
-        w.bind = bind;
-        w.newRkey = bind.length() == 0 ? mw.rkey() : memory.freeWindowKey(mw.rkey());
+        Posting.postSend(this, wr);
     }
 
     /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
     public int postBind(long wrId, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
-        if (!state.canPostSend()) {
-            throw new VerbsException(Errno.EINVAL, "bind_mw: QP 0x" + Integer.toHexString(qpn) + " is in " + state + "; binds need RTS");
-        }
-        if (sq.isFull()) {
-            throw new VerbsException(Errno.ENOMEM, "bind_mw: the send queue is full (" + sq.capacity() + " WRs outstanding)");
-        }
-        mw.checkBind(bind, org.jrdma.verbs.MwType.TYPE_1, pd);
-        SendWqe w = sq.at(sq.tail);
-        w.reset();
-        w.wrId = wrId;
-        w.opcode = WrOpcode.BIND_MW;
-        w.sendFlags = 0;
-        w.signaled = signaled || sqSigAll;
-        bindWindow(w, mw, bind);
-        sq.tail++;
-        if (state == QpState.ERR) {
-            flush();
-        }
-        return w.newRkey;
-    }
-
-    /** What the send queue takes for this QP type, and what each opcode needs (EINVAL otherwise, as rxe). */
-    private void checkOpcode(SendWorkRequest wr) {
-        if (datagram) {
-            checkUd(wr);
-            return;
-        }
-        if (type == QpType.UC && wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM
-                && wr.opcode != WrOpcode.RDMA_WRITE && wr.opcode != WrOpcode.RDMA_WRITE_WITH_IMM) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a UC QP (SEND and RDMA WRITE only)");
-        }
-        switch (wr.opcode) {
-            case SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, LOCAL_INV -> { }
-            case SEND_WITH_INV -> {
-                if (type != QpType.RC) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: SEND_WITH_INV needs an RC QP");
-                }
-            }
-            case BIND_MW -> {
-                if (!(wr.mw instanceof org.jrdma.soft.SoftMw mw) || wr.bind == null) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: BIND_MW needs a window of this device and what to bind");
-                }
-                mw.checkBind(wr.bind, org.jrdma.verbs.MwType.TYPE_2, pd);
-            }
-            case RDMA_READ -> {
-                if ((wr.sendFlags & SendFlags.INLINE) != 0) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: RDMA_READ cannot be inline");
-                }
-                requireInitiatorDepth(wr);
-            }
-            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
-                if (wr.sgList.count() != 1 || wr.sgList.get(0).length != 8) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " needs one 8-byte SGE for the original value");
-                }
-                requireInitiatorDepth(wr);
-            }
-            default -> throw new VerbsException(Errno.EOPNOTSUPP, "post_send: opcode " + wr.opcode
-                    + " is not supported on an RC QP of the soft provider");
-        }
-    }
-
-    private void checkUd(SendWorkRequest wr) {
-        if (wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a " + type + " QP (SEND only)");
-        }
-        if (!(wr.ah instanceof UdDestination)) {
-            throw new VerbsException(Errno.EINVAL, "post_send: a UD send needs an address handle of this device (create_ah)");
-        }
-        if (wr.remoteQpn <= 0 || wr.remoteQpn > 0xFFFFFF) {
-            throw new VerbsException(Errno.EINVAL, "post_send: UD remote QPN " + wr.remoteQpn + " outside 1..0xFFFFFF");
-        }
-        long total = wr.sgList.totalLength();
-        if (total > udMtuBytes) {
-            // A datagram is one packet: larger than the MTU it cannot be sent (IBA C10-93.1.1; rxe
-            // silently drops it and reports success — we refuse it at post time instead).
-            throw new VerbsException(Errno.EINVAL, "post_send: UD message of " + total + " bytes exceeds the MTU " + udMtuBytes);
-        }
-    }
-
-    private void requireInitiatorDepth(SendWorkRequest wr) {
-        if (maxRdAtomic == 0) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " on a QP with max_rd_atomic 0 could never start");
-        }
-    }
-
-    /**
-     * Inline data is copied at post time, so the caller may reuse its buffer at once, and its
-     * lkey is not checked (ibv_post_send.3). Unlike C, Java cannot read an arbitrary address
-     * safely, so the bytes must still lie in a registered region of the QP's PD, found by address.
-     */
-    private void copyInline(SendWqe w, SgList sgl, long total) {
-        w.postError = w.gather.resolve(sgl, memory, pd, false, true);
-        if (w.postError != null) {
-            return;
-        }
-        long base = (long) sq.slot(sq.tail) * maxInline;
-        w.gather.copyOut(0, inlineBuffer, base, (int) total);
-        w.gather.clear();
-        w.gather.add(null, inlineBuffer, base, (int) total);
+        return Posting.postBind(this, wrId, mw, bind, signaled);
     }
 
     /** ibv_post_recv for one WR. */
     public void postRecv(RecvWorkRequest wr) {
-        if (rq == null) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn)
-                    + " takes its receives from an SRQ; post them there");
-        }
-        if (!state.canPostRecv()) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn) + " is in RESET; move it to INIT first");
-        }
-        rq.post(wr, memory, pd, "post_recv");
-        if (state == QpState.ERR) {
-            flush();
-        }
+        Posting.postRecv(this, wr);
     }
 
     /**
