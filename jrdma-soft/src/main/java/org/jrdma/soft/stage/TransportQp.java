@@ -12,7 +12,6 @@ import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
-import org.jrdma.verbs.WorkCompletion;
 
 /**
  * The transport state of one QP: its queues and the requester, responder and completer
@@ -404,23 +403,8 @@ public final class TransportQp {
         if (w.holdsRdAtomicSlot) {
             req.rdAtomicOutstanding--;
         }
-        if (w.signaled || status != WcStatus.SUCCESS) {
-            WorkCompletion wc = sendCq.claim();
-            if (wc == null) {
-                cqOverflow();
-            } else {
-                wc.wrId = w.wrId;
-                wc.status = status;
-                wc.opcode = w.opcode.completionOpcode();
-                wc.qpNum = qpn;
-                if (status == WcStatus.SUCCESS) {
-                    wc.byteLen = (int) w.length();
-                    if (w.opcode.hasImmediate()) {
-                        wc.wcFlags = WcFlags.WITH_IMM;
-                    }
-                }
-                sendCq.commit(false);
-            }
+        if ((w.signaled || status != WcStatus.SUCCESS) && !WorkCompletions.send(sendCq, qpn, w, status)) {
+            cqOverflow();
         }
         w.reset();
         sq.head++;
@@ -443,25 +427,10 @@ public final class TransportQp {
     /** {@code flags}: WITH_IMM or WITH_INV ({@code immData} then holds the immediate or the invalidated rkey). */
     void completeRecv(WcStatus status, long byteLen, int flags, int immData, boolean solicited, WcOpcode opcode,
             int srcQp) {
-        RecvWqe w = current;
-        WorkCompletion wc = recvCq.claim();
-        if (wc == null) {
+        if (!WorkCompletions.recv(recvCq, qpn, current, status, byteLen, flags, immData, solicited, opcode, srcQp)) {
             cqOverflow();
-        } else {
-            wc.wrId = w.wrId;
-            wc.status = status;
-            wc.opcode = opcode;
-            wc.qpNum = qpn;
-            if (status == WcStatus.SUCCESS) {
-                wc.byteLen = (int) byteLen;
-                // RoCE receives always carry a GRH (the IP header); rxe sets the flag on every one.
-                wc.wcFlags = WcFlags.GRH | flags;
-                wc.immData = immData;
-                wc.srcQp = srcQp;
-            }
-            recvCq.commit(solicited);
         }
-        w.reset();
+        current.reset();
         hasCurrent = false;
     }
 
