@@ -131,8 +131,8 @@ public final class Completer {
     private void progress(TransportQp qp, long now) {
         StallWarnings.progressed(qp);
         qp.comp.retryStarted = false;
-        qp.comp.retryLeft = qp.retryCnt;
-        qp.comp.rnrRetryLeft = qp.rnrRetry;
+        qp.comp.retryLeft = qp.attr.retryCnt;
+        qp.comp.rnrRetryLeft = qp.attr.rnrRetry;
         qp.retransmitDeadline = qp.comp.compPsn == requesterPsn(qp) || qp.ackTimeoutNanos() == 0 ? 0
                 : now + qp.ackTimeoutNanos();
     }
@@ -236,7 +236,7 @@ public final class Completer {
             // The NAK also acknowledges packets: the peer is making progress, so this is a
             // new retry sequence, not one more failure of the last (rxe comp.started_retry).
             // Without this, reordering alone would exhaust retry_cnt on a healthy link.
-            qp.comp.retryLeft = qp.retryCnt;
+            qp.comp.retryLeft = qp.attr.retryCnt;
         }
         qp.comp.compPsn = psn;
         retry(qp, now);
@@ -262,7 +262,7 @@ public final class Completer {
             fail(qp, CompleterOutcome.RNR_RETRY_EXCEEDED);
             return;
         }
-        if (qp.rnrRetry != 7) { // 7 means retry forever (IBA)
+        if (qp.attr.rnrRetry != 7) { // 7 means retry forever (IBA)
             qp.comp.rnrRetryLeft--;
         }
         // Resend no earlier than the responder asked (REL-15b, the rxe "rnr retry" fix): the

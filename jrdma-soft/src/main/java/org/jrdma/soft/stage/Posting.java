@@ -75,7 +75,7 @@ final class Posting {
             // IBA: a remote Q_Key with the high bit set means "use the QP's own Q_Key". Since only
             // the GSI QP may own a controlled Q_Key (QpTransitions), no other QP can send one:
             // a user QP cannot forge a CM message with 0x80010000. The GSI QP's own is 0x80010000.
-            w.remoteQkey = org.jrdma.verbs.Qkey.isControlled(wr.remoteQkey) ? qp.qkey : wr.remoteQkey;
+            w.remoteQkey = org.jrdma.verbs.Qkey.isControlled(wr.remoteQkey) ? qp.attr.qkey : wr.remoteQkey;
         }
         if (inline) {
             copyInline(qp, w, sgl, total);
@@ -179,7 +179,7 @@ final class Posting {
     }
 
     private static void requireInitiatorDepth(TransportQp qp, SendWorkRequest wr) {
-        if (qp.maxRdAtomic == 0) {
+        if (qp.attr.maxRdAtomic == 0) {
             throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " on a QP with max_rd_atomic 0 could never start");
         }
     }

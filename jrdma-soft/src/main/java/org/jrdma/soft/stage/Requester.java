@@ -187,7 +187,7 @@ public final class Requester {
             return executeLocal(qp, w);
         }
         if (w.needsResponse()) {
-            if (qp.req.rdAtomicOutstanding >= qp.maxRdAtomic) {
+            if (qp.req.rdAtomicOutstanding >= qp.attr.maxRdAtomic) {
                 return false; // max_rd_atomic READs/atomics in flight (rxe check_init_depth)
             }
             qp.req.rdAtomicOutstanding++;

@@ -227,7 +227,7 @@ public final class Responder {
             case COMPARE_SWAP, FETCH_ADD -> AccessFlags.REMOTE_ATOMIC;
             default -> -1;
         };
-        return need < 0 || (qp.accessFlags & need) != need ? ResponderOutcome.UNSUPPORTED_OPCODE
+        return need < 0 || (qp.attr.accessFlags & need) != need ? ResponderOutcome.UNSUPPORTED_OPCODE
                 : ResponderOutcome.EXECUTE;
     }
 
@@ -238,7 +238,7 @@ public final class Responder {
     private static ResponderOutcome checkResource(TransportQp qp, RxPacket pkt) {
         Operation op = operation(pkt);
         if (op == Operation.RDMA_READ_REQUEST || op.isAtomic()) {
-            return qp.maxDestRdAtomic > 0 ? ResponderOutcome.EXECUTE : ResponderOutcome.TOO_MANY_RDMA_ATOMIC;
+            return qp.attr.maxDestRdAtomic > 0 ? ResponderOutcome.EXECUTE : ResponderOutcome.TOO_MANY_RDMA_ATOMIC;
         }
         boolean consumesReceive = (op == Operation.SEND && starts(pkt))
                 || (op == Operation.RDMA_WRITE && ends(pkt) && pkt.opcode().hasImmediate());
@@ -351,7 +351,7 @@ public final class Responder {
                 }
                 flags = WcFlags.WITH_INV;
             }
-            qp.completeRecv(WcStatus.SUCCESS, qp.resp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.destQpn);
+            qp.completeRecv(WcStatus.SUCCESS, qp.resp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.attr.destQpn);
             qp.resp.recvOffset = 0;
         } else {
             qp.resp.inSend = true;
@@ -390,7 +390,7 @@ public final class Responder {
             qp.resp.writeMr = null;
             if (pkt.opcode().hasImmediate()) {
                 qp.completeRecv(WcStatus.SUCCESS, qp.resp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
-                        WcOpcode.RECV_RDMA_WITH_IMM, qp.destQpn);
+                        WcOpcode.RECV_RDMA_WITH_IMM, qp.attr.destQpn);
             }
         } else {
             qp.resp.inWrite = true;

@@ -42,7 +42,7 @@ final class ResponderErrors {
                     out.sendAck(qp, Aeth.NAK_PSN_SEQUENCE_ERROR, qp.resp.ePsn, qp.resp.msn);
                 }
             }
-            case RNR_NAK -> out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), psn, qp.resp.msn);
+            case RNR_NAK -> out.sendAck(qp, Aeth.rnrNakSyndrome(qp.attr.minRnrTimer), psn, qp.resp.msn);
             default -> out.sendAck(qp, row.response().syndrome, psn, qp.resp.msn);
         }
         if (row.recvStatus() != null && qp.hasCurrent) {

@@ -74,22 +74,22 @@ public final class StallWarnings {
 
     private String line(TransportQp qp, Cause cause, long now) {
         double seconds = (now - qp.comp.stallStartNanos) / 1e9;
-        String peer = "QP 0x" + hex(qp.destQpn) + (qp.peer == null ? "" : " at " + qp.peer.getAddress().getHostAddress());
+        String peer = "QP 0x" + hex(qp.attr.destQpn) + (qp.peer == null ? "" : " at " + qp.peer.getAddress().getHostAddress());
         String head = String.format(Locale.ROOT, "jrdma-soft %s: QP 0x%s has made no progress for %.1f s: ", device,
                 hex(qp.qpn), seconds);
         if (cause == Cause.RNR_NAK) {
             long naks = qp.counters.get(QpCounter.RNR_NAKS_RCVD);
             return head + (naks - qp.comp.stallRnrNaks) + " RNR NAKs from " + peer + " (rnr_naks_rcvd=" + naks + "): the peer"
                     + " has no receive posted — it must post receives before it is sent to; "
-                    + (qp.rnrRetry == 7 ? "rnr_retry 7 retries for ever, so the SEND waits until it does"
-                            : "after rnr_retry " + qp.rnrRetry + " the SEND fails with RNR_RETRY_EXC_ERR");
+                    + (qp.attr.rnrRetry == 7 ? "rnr_retry 7 retries for ever, so the SEND waits until it does"
+                            : "after rnr_retry " + qp.attr.rnrRetry + " the SEND fails with RNR_RETRY_EXC_ERR");
         }
         long timeouts = qp.counters.get(QpCounter.RETRY_TIMEOUTS);
         long resent = qp.counters.get(QpCounter.RETRANSMITTED_PACKETS);
         return head + (timeouts - qp.comp.stallTimeouts) + " timeouts waiting for " + peer + " (retry_timeouts=" + timeouts
                 + ", retransmitted_packets=" + resent + "): the peer is gone or unreachable — its process ended or"
                 + " is stopped, its QP was destroyed or is in ERR, the address or QPN is wrong, or the packets are dropped; after"
-                + " retry_cnt " + qp.retryCnt + " the WR fails with RETRY_EXC_ERR";
+                + " retry_cnt " + qp.attr.retryCnt + " the WR fails with RETRY_EXC_ERR";
     }
 
     private static String hex(int qpn) {

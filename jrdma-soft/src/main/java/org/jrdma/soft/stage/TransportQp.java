@@ -5,6 +5,8 @@ import org.jrdma.soft.mem.MemoryTable;
 import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpAttr;
+import org.jrdma.verbs.QpAttrMask;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
@@ -35,9 +37,7 @@ public final class TransportQp {
 
     // --- attributes (modify_qp) ---
     QpState state = QpState.RESET;
-    int accessFlags;
-    Mtu mtu = Mtu.MTU_1024;
-    int destQpn;
+    final QpAttributes attr = new QpAttributes();
     AhAttr ah;
     InetSocketAddress peer;
     int peerIpv4;
@@ -45,15 +45,6 @@ public final class TransportQp {
     byte[] peerIpv6;
     /** The peer's UDP source port once strict source checking pinned it, else 0 (see SourcePin). */
     int pinnedPeerPort;
-    int timeout;
-    int retryCnt;
-    int rnrRetry;
-    int minRnrTimer;
-    /**
-     * UD/GSI: the Q_Key incoming datagrams must carry (and outgoing ones use when the WR's has bit
-     * 31 set). Controlled (bit 31 set) only on the GSI QP, where it is 0x80010000.
-     */
-    int qkey;
     /** UD: datagrams are at most the port's MTU. */
     final int udMtuBytes;
 
@@ -70,8 +61,6 @@ public final class TransportQp {
     final java.lang.foreign.MemorySegment inlineBuffer;
     final int maxInline;
 
-    /** max_rd_atomic: READs/atomics this QP may have outstanding as initiator. */
-    int maxRdAtomic;
     /** The stages' own variables, as rxe's qp->req, qp->comp and qp->resp. */
     final RequesterState req = new RequesterState();
     final CompleterState comp = new CompleterState();
@@ -87,8 +76,6 @@ public final class TransportQp {
     final Object lock;
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
     boolean communicationEstablished;
-    /** max_dest_rd_atomic: READs and atomics the responder remembers. */
-    int maxDestRdAtomic;
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
@@ -131,7 +118,7 @@ public final class TransportQp {
     }
 
     public int destQpn() {
-        return destQpn;
+        return attr.destQpn;
     }
 
     public InetSocketAddress peer() {
@@ -148,13 +135,40 @@ public final class TransportQp {
     }
 
     public int mtuBytes() {
-        return mtu.bytes();
+        return attr.mtu.bytes();
     }
 
     // ------------------------------------------------------------------ attributes
 
-    public void setAccessFlags(int flags) {
-        accessFlags = flags;
+    /**
+     * Applies modify_qp's attributes other than the state and the path (validated already):
+     * the values as one, then what some of them mean for the stages — rq_psn is the
+     * responder's expected PSN, sq_psn the requester's and completer's start, retry_cnt and
+     * rnr_retry refill the completer's counters, max_dest_rd_atomic sizes the responder
+     * resources.
+     */
+    public void modify(QpAttr a, int mask) {
+        attr.apply(a, mask);
+        if (QpAttrMask.RQ_PSN.in(mask)) {
+            resp.ePsn = a.rqPsn();
+            resp.sentPsnNak = false;
+        }
+        if (QpAttrMask.SQ_PSN.in(mask)) {
+            Requester.retryIfRequested(this); // a retry asked for the old PSNs happens first
+            req.reqPsn = a.sqPsn();
+            comp.compPsn = a.sqPsn();
+            req.sentHighPsn = a.sqPsn();
+            req.packetsSinceAckReq = 0;
+        }
+        if (QpAttrMask.RETRY_CNT.in(mask)) {
+            comp.retryLeft = a.retryCnt();
+        }
+        if (QpAttrMask.RNR_RETRY.in(mask)) {
+            comp.rnrRetryLeft = a.rnrRetry();
+        }
+        if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask)) {
+            resp.resources.resize(a.maxDestRdAtomic());
+        }
     }
 
     public void setPath(AhAttr ah, InetSocketAddress peer, int peerIpv4) {
@@ -165,59 +179,16 @@ public final class TransportQp {
         this.pinnedPeerPort = 0; // a new path: learn the peer's port again (SourcePin)
     }
 
-    public void setMtu(Mtu m) {
-        mtu = m;
-    }
-
-    public void setDestQpn(int q) {
-        destQpn = q;
-    }
-
-    public void setRqPsn(int psn) {
-        resp.ePsn = psn;
-        resp.sentPsnNak = false;
-    }
-
-    public void setSqPsn(int psn) {
-        Requester.retryIfRequested(this);
-        req.reqPsn = psn;
-        comp.compPsn = psn;
-        req.sentHighPsn = psn;
-        req.packetsSinceAckReq = 0;
-    }
-
-    public void setTimeout(int t) {
-        timeout = t;
-    }
-
-    public void setRetryCnt(int n) {
-        retryCnt = n;
-        comp.retryLeft = n;
-    }
-
-    public void setRnrRetry(int n) {
-        rnrRetry = n;
-        comp.rnrRetryLeft = n;
-    }
-
-    public void setQkey(int k) {
-        qkey = k;
-    }
-
     public int qkey() {
-        return qkey;
-    }
-
-    public void setMinRnrTimer(int code) {
-        minRnrTimer = code;
+        return attr.qkey;
     }
 
     public int accessFlags() {
-        return accessFlags;
+        return attr.accessFlags;
     }
 
     public Mtu mtu() {
-        return mtu;
+        return attr.mtu;
     }
 
     public AhAttr ah() {
@@ -233,36 +204,27 @@ public final class TransportQp {
     }
 
     public int timeout() {
-        return timeout;
+        return attr.timeout;
     }
 
     public int retryCnt() {
-        return retryCnt;
+        return attr.retryCnt;
     }
 
     public int rnrRetry() {
-        return rnrRetry;
+        return attr.rnrRetry;
     }
 
     public int minRnrTimer() {
-        return minRnrTimer;
+        return attr.minRnrTimer;
     }
 
     public int maxRdAtomic() {
-        return maxRdAtomic;
+        return attr.maxRdAtomic;
     }
 
     public int maxDestRdAtomic() {
-        return maxDestRdAtomic;
-    }
-
-    public void setMaxRdAtomic(int n) {
-        maxRdAtomic = n;
-    }
-
-    public void setMaxDestRdAtomic(int n) {
-        maxDestRdAtomic = n;
-        resp.resources.resize(n);
+        return attr.maxDestRdAtomic;
     }
 
     /** The earliest armed timer deadline (clock nanos), or 0 when none is armed. */
@@ -275,7 +237,7 @@ public final class TransportQp {
 
     /** The local ACK timeout: 4.096 µs × 2^timeout; 0 means no timer (ROCEV2-FACTS §2.2). */
     long ackTimeoutNanos() {
-        return timeout == 0 ? 0 : 4096L << timeout;
+        return attr.timeout == 0 ? 0 : 4096L << attr.timeout;
     }
 
     // ------------------------------------------------------------------ state changes
@@ -293,8 +255,8 @@ public final class TransportQp {
         } else if (target == QpState.ERR && from != QpState.ERR) {
             flush();
         } else if (target == QpState.RTS && from == QpState.RTR) {
-            comp.retryLeft = retryCnt;
-            comp.rnrRetryLeft = rnrRetry;
+            comp.retryLeft = attr.retryCnt;
+            comp.rnrRetryLeft = attr.rnrRetry;
         }
     }
 
@@ -324,7 +286,7 @@ public final class TransportQp {
         resp.sentPsnNak = false;
         ah = null;
         peer = null;
-        destQpn = 0;
+        attr.destQpn = 0;
     }
 
     /**
@@ -415,7 +377,7 @@ public final class TransportQp {
 
     /** Completes the receive in progress ({@link #current}); a receive completion is always generated. */
     void completeRecv(WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited) {
-        completeRecv(status, byteLen, withImm, immData, solicited, WcOpcode.RECV, destQpn);
+        completeRecv(status, byteLen, withImm, immData, solicited, WcOpcode.RECV, attr.destQpn);
     }
 
     /** {@code srcQp}: the sender's QPN (RC/UC: the connected peer; UD: the DETH source QP). */

@@ -55,7 +55,7 @@ public final class UdResponder {
         if (!qp.state.receives()) {
             return DropReason.BAD_QP_STATE;
         }
-        if (pkt.deth().qkey() != qp.qkey) {
+        if (pkt.deth().qkey() != qp.attr.qkey) {
             errors.apply(qp, ResponderOutcome.QKEY_VIOLATION, 0); // IBA: a Q_Key violation is silently dropped
             return DropReason.BAD_QKEY;
         }

@@ -57,7 +57,7 @@ final class FakePort implements PacketOut {
     private ByteBuffer begin(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
         Opcode op = OpcodeTable.get(opcode);
         ByteBuffer b = ByteBuffer.allocate(op.headerLength() + payload + Pad.count(payload) + Icrc.LENGTH);
-        bth.wrap(b, 0).clear().opcode(opcode).pkey(Bth.DEFAULT_PKEY).destQp(qp.destQpn).ackReq(ackReq).se(solicited)
+        bth.wrap(b, 0).clear().opcode(opcode).pkey(Bth.DEFAULT_PKEY).destQp(qp.attr.destQpn).ackReq(ackReq).se(solicited)
                 .padCount(Pad.count(payload)).psn(psn);
         sent.add(b);
         return b;

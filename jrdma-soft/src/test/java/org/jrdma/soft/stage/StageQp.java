@@ -7,6 +7,7 @@ import org.jrdma.soft.SoftMr;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
@@ -15,7 +16,7 @@ import org.jrdma.verbs.Sge;
 /**
  * One {@link TransportQp} for stage tests, with everything it reports kept: its send and
  * receive CQs, its asynchronous events. Built in RTS with the attributes a test names (the
- * modify_qp walk without the verbs layer), MTU 1024, its responder expecting {@link #RQ_PSN}
+ * modify_qp walk without the verbs layer: one attribute value applied by mask), MTU 1024, its responder expecting {@link #RQ_PSN}
  * and its requester starting at {@link #SQ_PSN}.
  */
 final class StageQp {
@@ -44,21 +45,14 @@ final class StageQp {
         qp = new TransportQp(QPN, type, memory.pd(), memory.memory(), sendCq, recvCq, false, 16, 16, 4, 4, 64, device,
                 1024, null, events::add, new Object());
         qp.moveTo(QpState.INIT);
-        qp.setAccessFlags(access);
+        QpAttr a = new QpAttr().accessFlags(access).pathMtu(Mtu.MTU_1024).destQpNum(PEER_QPN).rqPsn(RQ_PSN)
+                .maxDestRdAtomic(maxDestRdAtomic).minRnrTimer(MIN_RNR_TIMER).sqPsn(SQ_PSN).timeout(timeout)
+                .retryCnt(retryCnt).rnrRetry(rnrRetry).maxRdAtomic(4);
         if (type.isDatagram()) {
-            qp.setQkey(QKEY);
+            a.qkey(QKEY);
         }
-        qp.setMtu(Mtu.MTU_1024);
-        qp.setDestQpn(PEER_QPN);
-        qp.setRqPsn(RQ_PSN);
-        qp.setMaxDestRdAtomic(maxDestRdAtomic);
-        qp.setMinRnrTimer(MIN_RNR_TIMER);
+        qp.modify(a, a.mask());
         qp.moveTo(QpState.RTR);
-        qp.setSqPsn(SQ_PSN);
-        qp.setTimeout(timeout);
-        qp.setRetryCnt(retryCnt);
-        qp.setRnrRetry(rnrRetry);
-        qp.setMaxRdAtomic(4);
         qp.moveTo(QpState.RTS);
     }
 
