@@ -16,9 +16,16 @@ import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 
 /**
- * The transport state of one QP: its queues and the requester, responder and completer
- * variables of rxe (req.psn, comp.psn, resp.psn, msn, timers, retry counters). Every method is
- * called with the owning QP's monitor held, by user threads (post, modify) or the engine.
+ * The transport side of one QP, as rxe's {@code struct rxe_qp}: its attributes
+ * ({@link QpAttributes}), its send queue ({@link SendQueue}) and receive queue, the receive in
+ * progress, the timers, and the requester's, completer's and responder's own state
+ * ({@link RequesterState}, {@link CompleterState}, {@link ResponderState}). What stays here is
+ * what belongs to the QP as a whole: modify_qp and the state walk (RESET empties, ERR
+ * flushes), the posting entry points ({@link Posting} checks), and completion bookkeeping
+ * ({@link WorkCompletions} fills the CQE). It is over 400 lines because those entry points
+ * and the query accessors SoftQp uses are each a few lines, and splitting them further would
+ * only move the same fields behind more indirection. Every method is called with the owning
+ * QP's monitor held, by user threads (post, modify) or the engine.
  */
 public final class TransportQp {
     public final int qpn;
