@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.jrdma.soft.stage.Requests.*;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.StageMemory;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.AccessFlags;
+import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.SendFlags;
@@ -273,6 +276,45 @@ class CompleterTest {
         respond(q, Requests.of(READ_RESPONSE_FIRST, S).payload(512).aeth(Aeth.ACK_SYNDROME, 1));
         assertThat(q.sendCq.statuses()).containsExactly(WcStatus.BAD_RESP_ERR);
         assertThat(q.qp.state()).isEqualTo(QpState.ERR);
+    }
+
+    @Test
+    void settingSqPsnFirstCarriesOutARetryAskedForTheOldPsns() {
+        StageQp q = rc(7, 7);
+        postSend(q, 1, 2 * 1024);
+        work(q);
+        ack(q, Aeth.NAK_PSN_SEQUENCE_ERROR, S + 1);
+        QpAttr a = new QpAttr().sqPsn(0x900);
+        q.qp.modify(a, a.mask());
+        assertThat(q.qp.req.needRetry).isFalse();
+        assertThat(q.qp.sq.next).as("rewound before the new PSN was set").isZero();
+        assertThat(q.qp.req.reqPsn).isEqualTo(0x900);
+        assertThat(q.qp.comp.compPsn).isEqualTo(0x900);
+    }
+
+    /** The completer's table: the status and counter of every outcome, as the completer behaved before it. */
+    @Test
+    void eachOutcomeCarriesTheStatusAndCounterTheCompleterUsed() {
+        Map<CompleterOutcome, String> expected = new EnumMap<>(CompleterOutcome.class);
+        expected.put(CompleterOutcome.NOT_READY, "- COMPLETER_DROPS");
+        expected.put(CompleterOutcome.UNSENT_PSN, "- COMPLETER_DROPS");
+        expected.put(CompleterOutcome.RESERVED_SYNDROME, "- COMPLETER_DROPS");
+        expected.put(CompleterOutcome.ACK, "- -");
+        expected.put(CompleterOutcome.READ_RESPONSE, "- -");
+        expected.put(CompleterOutcome.ATOMIC_ACK, "- -");
+        expected.put(CompleterOutcome.PSN_SEQUENCE_NAK, "- SEQ_NAKS_RCVD");
+        expected.put(CompleterOutcome.RNR_NAK, "- RNR_NAKS_RCVD");
+        expected.put(CompleterOutcome.NAK_INVALID_REQUEST, "REM_INV_REQ_ERR -");
+        expected.put(CompleterOutcome.NAK_REMOTE_ACCESS_ERROR, "REM_ACCESS_ERR -");
+        expected.put(CompleterOutcome.NAK_REMOTE_OPERATIONAL_ERROR, "REM_OP_ERR -");
+        expected.put(CompleterOutcome.RETRY_EXCEEDED, "RETRY_EXC_ERR RETRY_EXCEEDED");
+        expected.put(CompleterOutcome.RNR_RETRY_EXCEEDED, "RNR_RETRY_EXC_ERR RNR_RETRY_EXCEEDED");
+        expected.put(CompleterOutcome.BAD_RESPONSE, "BAD_RESP_ERR -");
+        expected.put(CompleterOutcome.LOCAL_MEMORY_GONE, "LOC_PROT_ERR -");
+        for (CompleterOutcome o : CompleterOutcome.values()) {
+            String got = (o.status == null ? "-" : o.status.name()) + " " + (o.counter == null ? "-" : o.counter.name());
+            assertThat(got).as(o.name()).isEqualTo(expected.get(o));
+        }
     }
 
     @Test
