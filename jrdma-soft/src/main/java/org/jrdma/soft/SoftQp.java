@@ -171,12 +171,7 @@ public final class SoftQp implements QueuePair {
             }
             InetSocketAddress peer = QpAttrMask.AV.in(mask) ? peerOf(what, attr.ahAttr()) : null;
 
-            if (QpAttrMask.ACCESS_FLAGS.in(mask)) {
-                transport.setAccessFlags(attr.accessFlags());
-            }
-            if (QpAttrMask.QKEY.in(mask)) {
-                transport.setQkey(attr.qkey());
-            }
+            transport.modify(attr, mask);
             if (QpAttrMask.PKEY_INDEX.in(mask)) {
                 pkeyIndex = attr.pkeyIndex();
             }
@@ -185,36 +180,6 @@ public final class SoftQp implements QueuePair {
             }
             if (peer != null) {
                 transport.setPath(attr.ahAttr(), peer, ipv4(peer.getAddress()));
-            }
-            if (QpAttrMask.PATH_MTU.in(mask)) {
-                transport.setMtu(attr.pathMtu());
-            }
-            if (QpAttrMask.DEST_QPN.in(mask)) {
-                transport.setDestQpn(attr.destQpNum());
-            }
-            if (QpAttrMask.RQ_PSN.in(mask)) {
-                transport.setRqPsn(attr.rqPsn());
-            }
-            if (QpAttrMask.SQ_PSN.in(mask)) {
-                transport.setSqPsn(attr.sqPsn());
-            }
-            if (QpAttrMask.TIMEOUT.in(mask)) {
-                transport.setTimeout(attr.timeout());
-            }
-            if (QpAttrMask.RETRY_CNT.in(mask)) {
-                transport.setRetryCnt(attr.retryCnt());
-            }
-            if (QpAttrMask.RNR_RETRY.in(mask)) {
-                transport.setRnrRetry(attr.rnrRetry());
-            }
-            if (QpAttrMask.MIN_RNR_TIMER.in(mask)) {
-                transport.setMinRnrTimer(attr.minRnrTimer());
-            }
-            if (QpAttrMask.MAX_QP_RD_ATOMIC.in(mask)) {
-                transport.setMaxRdAtomic(attr.maxRdAtomic());
-            }
-            if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask)) {
-                transport.setMaxDestRdAtomic(attr.maxDestRdAtomic());
             }
             transport.moveTo(target);
             if (target == QpState.RESET) {

@@ -37,16 +37,16 @@ final class CoalescingAcks implements PacketOut {
             out.sendAck(qp, syndrome, psn, msn);
             return;
         }
-        if (qp.ackHeld) {
+        if (qp.resp.ackHeld) {
             qp.count(QpCounter.ACKS_COALESCED);
-            if (Psn.compare(psn, qp.ackHeldPsn) > 0) {
-                qp.ackHeldPsn = psn;
+            if (Psn.compare(psn, qp.resp.ackHeldPsn) > 0) {
+                qp.resp.ackHeldPsn = psn;
             }
             return;
         }
-        qp.ackHeld = true;
-        qp.ackHeldPsn = psn;
-        qp.ackHeldPass = pass;
+        qp.resp.ackHeld = true;
+        qp.resp.ackHeldPsn = psn;
+        qp.resp.ackHeldPass = pass;
         held.add(qp);
         anyHeld = true;
     }
@@ -63,9 +63,9 @@ final class CoalescingAcks implements PacketOut {
 
     /** Sends the ACK held for {@code qp}, if any (call with the QP's lock held). */
     void flush(TransportQp qp) {
-        if (qp.ackHeld) {
-            qp.ackHeld = false;
-            out.sendAck(qp, Aeth.ACK_SYNDROME, qp.ackHeldPsn, qp.msn);
+        if (qp.resp.ackHeld) {
+            qp.resp.ackHeld = false;
+            out.sendAck(qp, Aeth.ACK_SYNDROME, qp.resp.ackHeldPsn, qp.resp.msn);
             qp.count(QpCounter.ACKS_SENT);
         }
     }
@@ -89,10 +89,10 @@ final class CoalescingAcks implements PacketOut {
         for (int i = 0, n = held.size(); i < n; i++) {
             TransportQp qp = held.get(i);
             synchronized (qp.lock) {
-                if (!qp.ackHeld) {
+                if (!qp.resp.ackHeld) {
                     continue; // flushed already (by a response, or the QP went away)
                 }
-                if (qp.ackHeldPass < limit) {
+                if (qp.resp.ackHeldPass < limit) {
                     flush(qp);
                     sent++;
                     continue;

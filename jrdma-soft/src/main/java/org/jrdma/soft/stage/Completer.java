@@ -10,10 +10,14 @@ import org.jrdma.verbs.WcStatus;
 
 /**
  * The acknowledgement path (rxe_comp.c): ACKs complete SENDs and WRITEs, READ responses and
- * atomic ACKs complete READs and atomics, NAKs and the local ACK timer rewind the requester
- * (go-back-N from the first unacknowledged PSN), RNR NAKs pause it for the responder's timer,
+ * atomic ACKs complete READs and atomics, NAKs and the local ACK timer ask the requester to
+ * rewind (go-back-N from the first unacknowledged PSN; it does so itself, as rxe's need_retry),
+ * RNR NAKs pause it for the responder's timer,
  * and exhausted retry counters end in an error completion with the QP in ERR and everything
- * else flushed — never a silent hang.
+ * else flushed — never a silent hang. A response is first checked into a
+ * {@link CompleterOutcome} ({@link #check}); each outcome has its step, and every error end
+ * goes through {@link #fail(TransportQp, CompleterOutcome)}, which reads status and counter
+ * from the outcome.
  */
 public final class Completer {
     /** Where an atomic's original value is staged (host byte order) before it is scattered. */
@@ -27,48 +31,57 @@ public final class Completer {
 
     /** Handles a response packet (ACKNOWLEDGE, READ response, ATOMIC ACKNOWLEDGE) for {@code qp}. */
     public void onResponse(TransportQp qp, RxPacket pkt, MemorySegment data, long now) {
-        if (!(qp.state == QpState.RTS || qp.state == QpState.SQD)) {
-            qp.count(QpCounter.COMPLETER_DROPS);
-            return;
+        CompleterOutcome outcome = check(qp, pkt);
+        if (pkt.opcode().operation() == Operation.ACK && outcome != CompleterOutcome.NOT_READY
+                && outcome != CompleterOutcome.UNSENT_PSN) {
+            qp.count(QpCounter.ACKS_RCVD);
+        }
+        if (outcome.counter != null) {
+            qp.count(outcome.counter);
         }
         int psn = pkt.bth().psn();
-        // A response can only be for a PSN we have sent: at or beyond the highest PSN ever sent
-        // it is forged or corrupt (SEC-15: no completion for PSNs never sent). Not reqPsn: after
-        // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
-        if (Psn.compare(psn, qp.sentHighPsn) >= 0) {
-            qp.count(QpCounter.COMPLETER_DROPS);
-            qp.count(QpCounter.UNSENT_PSN_RESPONSES); // the injection alert (SEC-14)
-            return;
-        }
-        switch (pkt.opcode().operation()) {
+        switch (outcome) {
+            case NOT_READY, RESERVED_SYNDROME -> { }
+            case UNSENT_PSN -> qp.count(QpCounter.UNSENT_PSN_RESPONSES); // the injection alert (SEC-14)
             case READ_RESPONSE -> onReadResponse(qp, pkt, data, now);
             case ATOMIC_ACK -> onAtomicAck(qp, pkt, now);
-            default -> onAck(qp, pkt.aeth().syndrome(), psn, now);
+            case ACK -> ackThrough(qp, psn, now);
+            case RNR_NAK -> onRnrNak(qp, psn, Aeth.rnrTimer(pkt.aeth().syndrome()), now);
+            case PSN_SEQUENCE_NAK -> onSequenceNak(qp, psn, now);
+            default -> onErrorNak(qp, psn, outcome, now);
         }
     }
 
-    private void onAck(TransportQp qp, int syndrome, int psn, long now) {
-        qp.count(QpCounter.ACKS_RCVD);
-        if (Aeth.isAck(syndrome)) {
-            ackThrough(qp, psn, now);
-        } else if (Aeth.isRnrNak(syndrome)) {
-            onRnrNak(qp, psn, Aeth.rnrTimer(syndrome), now);
-        } else if (Aeth.isNak(syndrome)) {
-            onNak(qp, psn, syndrome, now);
-        } else {
-            qp.count(QpCounter.COMPLETER_DROPS);
+    /**
+     * The checks before a response is used (rxe COMPST_CHECK_PSN, COMPST_CHECK_ACK): the QP
+     * takes responses, the PSN was sent, and what kind of response it is.
+     */
+    static CompleterOutcome check(TransportQp qp, RxPacket pkt) {
+        if (!(qp.state == QpState.RTS || qp.state == QpState.SQD)) {
+            return CompleterOutcome.NOT_READY;
         }
+        // A response can only be for a PSN we have sent: at or beyond the highest PSN ever sent
+        // it is forged or corrupt (SEC-15: no completion for PSNs never sent). Not reqPsn: after
+        // a go-back-N rewind, ACKs for packets sent before the rewind are still good news.
+        if (Psn.compare(pkt.bth().psn(), qp.req.sentHighPsn) >= 0) {
+            return CompleterOutcome.UNSENT_PSN;
+        }
+        return switch (pkt.opcode().operation()) {
+            case READ_RESPONSE -> CompleterOutcome.READ_RESPONSE;
+            case ATOMIC_ACK -> CompleterOutcome.ATOMIC_ACK;
+            default -> CompleterOutcome.ofSyndrome(pkt.aeth().syndrome());
+        };
     }
 
     /** Everything up to and including {@code psn} arrived: complete what it covers. */
     private void ackThrough(TransportQp qp, int psn, long now) {
-        if (Psn.compare(psn, qp.compPsn) < 0) {
+        if (Psn.compare(psn, qp.comp.compPsn) < 0) {
             return; // stale or duplicated ACK: nothing new
         }
         if (!completeBefore(qp, Psn.next(psn), now)) {
             return; // a READ/atomic response was lost: completeBefore started the retry
         }
-        qp.compPsn = Psn.next(psn);
+        qp.comp.compPsn = Psn.next(psn);
         catchUp(qp);
         progress(qp, now);
     }
@@ -78,8 +91,8 @@ public final class Completer {
      * forward to the first unacknowledged PSN rather than resend what the peer already has.
      */
     private static void catchUp(TransportQp qp) {
-        if (Psn.compare(qp.reqPsn, qp.compPsn) < 0) {
-            rewind(qp);
+        if (Psn.compare(requesterPsn(qp), qp.comp.compPsn) < 0) {
+            requestRetry(qp);
         }
     }
 
@@ -90,8 +103,8 @@ public final class Completer {
      * — so the requester goes back to it (rxe: ERROR_RETRY); returns false then.
      */
     private boolean completeBefore(TransportQp qp, int psn, long now) {
-        while (qp.sqHead < qp.sqTail) {
-            SendWqe w = qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)];
+        while (qp.sq.head < qp.sq.tail) {
+            SendWqe w = qp.sq.at(qp.sq.head);
             if (w.state == SendWqe.State.DONE) {
                 qp.completeSend(w, WcStatus.SUCCESS);
                 continue;
@@ -101,7 +114,7 @@ public final class Completer {
                 return true;
             }
             if (w.needsResponse()) {
-                qp.compPsn = Psn.add(w.firstPsn, receivedPackets(qp, w));
+                qp.comp.compPsn = Psn.add(w.firstPsn, receivedPackets(qp, w));
                 retry(qp, now);
                 return false;
             }
@@ -117,10 +130,11 @@ public final class Completer {
     /** A valid response: the retry counters start again and the timer restarts or stops. */
     private void progress(TransportQp qp, long now) {
         StallWarnings.progressed(qp);
-        qp.retryStarted = false;
-        qp.retryLeft = qp.retryCnt;
-        qp.rnrRetryLeft = qp.rnrRetry;
-        qp.retransmitDeadline = qp.compPsn == qp.reqPsn || qp.ackTimeoutNanos() == 0 ? 0 : now + qp.ackTimeoutNanos();
+        qp.comp.retryStarted = false;
+        qp.comp.retryLeft = qp.attr.retryCnt;
+        qp.comp.rnrRetryLeft = qp.attr.rnrRetry;
+        qp.retransmitDeadline = qp.comp.compPsn == requesterPsn(qp) || qp.ackTimeoutNanos() == 0 ? 0
+                : now + qp.ackTimeoutNanos();
     }
 
     /**
@@ -147,7 +161,7 @@ public final class Completer {
         int expected = Psn.add(w.firstPsn, receivedPackets(qp, w));
         if (psn != expected) {
             if (Psn.compare(psn, expected) > 0) {
-                qp.compPsn = expected;
+                qp.comp.compPsn = expected;
                 retry(qp, now); // once per gap: later stale responses start nothing new
             } else {
                 qp.count(QpCounter.COMPLETER_DROPS);
@@ -162,17 +176,17 @@ public final class Completer {
         long remaining = w.length() - w.received;
         boolean lengthOk = ends ? len == remaining : len == qp.mtuBytes() && len < remaining;
         if (!lengthOk || ends != pkt.opcode().position().isEnd()) {
-            failHead(qp, WcStatus.BAD_RESP_ERR); // the responder broke the protocol
+            fail(qp, CompleterOutcome.BAD_RESPONSE);
             return;
         }
         if (len > 0 && !scatter(qp, w, data, pkt.payloadOffset(), len)) {
             return;
         }
         w.received += len;
-        qp.compPsn = Psn.next(psn);
+        qp.comp.compPsn = Psn.next(psn);
         progress(qp, now);
         if (ends) {
-            qp.compPsn = Psn.next(w.lastPsn);
+            qp.comp.compPsn = Psn.next(w.lastPsn);
             qp.completeSend(w, WcStatus.SUCCESS);
             qp.completeDone();
             progress(qp, now);
@@ -195,81 +209,78 @@ public final class Completer {
             return;
         }
         w.received = 8;
-        qp.compPsn = Psn.next(psn);
+        qp.comp.compPsn = Psn.next(psn);
         qp.completeSend(w, WcStatus.SUCCESS);
         qp.completeDone();
         progress(qp, now);
     }
 
+    /**
+     * The oldest WQE if the requester has started it; none while a retry is asked for, which
+     * takes every WQE back to unsent (so a late response for it is stale, as it was when the
+     * completer rewound the requester itself).
+     */
     private static SendWqe headWqe(TransportQp qp) {
-        return qp.sqHead < qp.sqNext ? qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)] : null;
+        return !qp.req.needRetry && qp.sq.head < qp.sq.next ? qp.sq.at(qp.sq.head) : null;
     }
 
-    private void onNak(TransportQp qp, int psn, int syndrome, long now) {
-        if (syndrome == Aeth.NAK_PSN_SEQUENCE_ERROR) {
-            qp.count(QpCounter.SEQ_NAKS_RCVD);
-            // The responder expects psn: everything before it arrived (implicit ACK).
-            if (Psn.compare(psn, qp.compPsn) < 0) {
-                return; // an old NAK, already recovered from
-            }
-            if (!completeBefore(qp, psn, now)) {
-                return;
-            }
-            if (Psn.compare(psn, qp.compPsn) > 0) {
-                // The NAK also acknowledges packets: the peer is making progress, so this is a
-                // new retry sequence, not one more failure of the last (rxe comp.started_retry).
-                // Without this, reordering alone would exhaust retry_cnt on a healthy link.
-                qp.retryLeft = qp.retryCnt;
-            }
-            qp.compPsn = psn;
-            retry(qp, now);
-            return;
+    private void onSequenceNak(TransportQp qp, int psn, long now) {
+        // The responder expects psn: everything before it arrived (implicit ACK).
+        if (Psn.compare(psn, qp.comp.compPsn) < 0) {
+            return; // an old NAK, already recovered from
         }
         if (!completeBefore(qp, psn, now)) {
             return;
         }
-        WcStatus status = switch (syndrome) {
-            case Aeth.NAK_INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
-            case Aeth.NAK_REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
-            default -> WcStatus.REM_OP_ERR; // 0x63 remote operational error, and reserved codes
-        };
-        failHead(qp, status);
+        if (Psn.compare(psn, qp.comp.compPsn) > 0) {
+            // The NAK also acknowledges packets: the peer is making progress, so this is a
+            // new retry sequence, not one more failure of the last (rxe comp.started_retry).
+            // Without this, reordering alone would exhaust retry_cnt on a healthy link.
+            qp.comp.retryLeft = qp.attr.retryCnt;
+        }
+        qp.comp.compPsn = psn;
+        retry(qp, now);
+    }
+
+    /** A NAK that ends the QP: what precedes its PSN completes, the WQE it names fails with the NAK's status. */
+    private void onErrorNak(TransportQp qp, int psn, CompleterOutcome nak, long now) {
+        if (completeBefore(qp, psn, now)) {
+            fail(qp, nak);
+        }
     }
 
     private void onRnrNak(TransportQp qp, int psn, int timerCode, long now) {
-        qp.count(QpCounter.RNR_NAKS_RCVD);
-        if (Psn.compare(psn, qp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
+        if (Psn.compare(psn, qp.comp.compPsn) < 0 || !completeBefore(qp, psn, now)) {
             return;
         }
-        if (Psn.compare(psn, qp.compPsn) > 0) {
+        if (Psn.compare(psn, qp.comp.compPsn) > 0) {
             StallWarnings.progressed(qp); // the NAK acknowledges the packets before psn
         }
-        qp.compPsn = psn;
+        qp.comp.compPsn = psn;
         stalls.retried(qp, StallWarnings.Cause.RNR_NAK, now);
-        if (qp.rnrRetryLeft == 0) {
-            qp.count(QpCounter.RNR_RETRY_EXCEEDED);
-            failHead(qp, WcStatus.RNR_RETRY_EXC_ERR);
+        if (qp.comp.rnrRetryLeft == 0) {
+            fail(qp, CompleterOutcome.RNR_RETRY_EXCEEDED);
             return;
         }
-        if (qp.rnrRetry != 7) { // 7 means retry forever (IBA)
-            qp.rnrRetryLeft--;
+        if (qp.attr.rnrRetry != 7) { // 7 means retry forever (IBA)
+            qp.comp.rnrRetryLeft--;
         }
         // Resend no earlier than the responder asked (REL-15b, the rxe "rnr retry" fix): the
         // requester is held until rnrDeadline, then goes back to compPsn.
         qp.retransmitDeadline = 0;
         qp.rnrDeadline = now + RnrTimer.nanos(timerCode);
-        rewind(qp);
+        requestRetry(qp);
     }
 
     /** The local ACK timer or RNR back-off; called by the engine on every pass. */
     public int onTimers(TransportQp qp, long now) {
         if (qp.rnrDeadline != 0 && now - qp.rnrDeadline >= 0) {
             qp.rnrDeadline = 0;
-            return 1; // the requester resumes from compPsn (already rewound)
+            return 1; // the requester resumes from compPsn (its retry is already asked for)
         }
         if (qp.retransmitDeadline != 0 && now - qp.retransmitDeadline >= 0) {
             qp.retransmitDeadline = 0;
-            if (qp.compPsn == qp.reqPsn) {
+            if (qp.comp.compPsn == requesterPsn(qp)) {
                 return 0; // nothing outstanding any more
             }
             qp.count(QpCounter.RETRY_TIMEOUTS);
@@ -295,49 +306,34 @@ public final class Completer {
      * later neighbours — starts nothing new until progress is made or the timer fires.
      */
     private void retry(TransportQp qp, long now, boolean timeout) {
-        if (!timeout && qp.retryStarted && qp.retryStartedPsn == qp.compPsn) {
+        if (!timeout && qp.comp.retryStarted && qp.comp.retryStartedPsn == qp.comp.compPsn) {
             return;
         }
-        qp.retryStarted = true;
-        qp.retryStartedPsn = qp.compPsn;
-        if (qp.retryLeft == 0) {
-            qp.count(QpCounter.RETRY_EXCEEDED);
-            failHead(qp, WcStatus.RETRY_EXC_ERR);
+        qp.comp.retryStarted = true;
+        qp.comp.retryStartedPsn = qp.comp.compPsn;
+        if (qp.comp.retryLeft == 0) {
+            fail(qp, CompleterOutcome.RETRY_EXCEEDED);
             return;
         }
-        qp.retryLeft--;
-        rewind(qp);
+        qp.comp.retryLeft--;
+        requestRetry(qp);
         if (qp.ackTimeoutNanos() != 0) {
             qp.retransmitDeadline = now + qp.ackTimeoutNanos();
         }
     }
 
     /**
-     * Rewinds the requester to compPsn (rxe req_retry): the WQE holding compPsn resends from
-     * that packet (a READ asks again for what it has not received), later ones from their
-     * start, with the same PSNs as before.
+     * Asks the requester to go back to compPsn (rxe need_retry): it rewinds itself on its next
+     * doWork ({@link Requester#retryIfRequested}). A later request replaces an earlier one.
      */
-    static void rewind(TransportQp qp) {
-        qp.reqPsn = qp.compPsn;
-        qp.packetsSinceAckReq = 0;
-        qp.sqNext = qp.sqHead;
-        for (long i = qp.sqHead; i < qp.sqTail; i++) {
-            SendWqe w = qp.sq[TransportQp.slot(i, qp.sq.length)];
-            if (w.state == SendWqe.State.POSTED) {
-                break;
-            }
-            if (w.state == SendWqe.State.DONE) {
-                continue;
-            }
-            if (i == qp.sqHead) {
-                w.sentPackets = Math.max(0, Math.min(w.packets, Psn.diff(qp.compPsn, w.firstPsn)));
-            } else {
-                w.sentPackets = 0;
-            }
-            w.state = SendWqe.State.SENDING;
-        }
-        // Later WQEs keep their PSN ranges: resending in order from compPsn gives them the
-        // same PSNs again, so startWqe is not run for them a second time.
+    private static void requestRetry(TransportQp qp) {
+        qp.req.needRetry = true;
+        qp.req.retryPsn = qp.comp.compPsn;
+    }
+
+    /** The requester's next PSN as it will be once it has acted on a retry request. */
+    private static int requesterPsn(TransportQp qp) {
+        return qp.req.needRetry ? qp.req.retryPsn : qp.req.reqPsn;
     }
 
     /**
@@ -356,14 +352,21 @@ public final class Completer {
                 }
             }
         }
-        failHead(qp, WcStatus.LOC_PROT_ERR);
+        fail(qp, CompleterOutcome.LOCAL_MEMORY_GONE);
         return false;
     }
 
-    /** Completes the oldest WQE with an error and moves the QP to ERR (the rest flush). */
-    private void failHead(TransportQp qp, WcStatus status) {
-        if (qp.sqHead < qp.sqTail) {
-            qp.completeSend(qp.sq[TransportQp.slot(qp.sqHead, qp.sq.length)], status);
+    /**
+     * An outcome that ends the QP: counted, the oldest WQE completes with the outcome's status
+     * and the QP moves to ERR (the rest flush).
+     */
+    private static void fail(TransportQp qp, CompleterOutcome outcome) {
+        if (outcome.counter != null) {
+            qp.count(outcome.counter);
+        }
+        SendWqe oldest = qp.sq.oldest();
+        if (oldest != null) {
+            qp.completeSend(oldest, outcome.status);
         }
         qp.fail();
     }

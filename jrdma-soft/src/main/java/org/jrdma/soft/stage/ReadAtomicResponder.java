@@ -2,7 +2,6 @@ package org.jrdma.soft.stage;
 
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.AtomicEth;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
@@ -28,16 +27,18 @@ final class ReadAtomicResponder {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private final PacketOut out;
+    private final ResponderErrors errors;
 
-    ReadAtomicResponder(PacketOut out) {
+    ReadAtomicResponder(PacketOut out, ResponderErrors errors) {
         this.out = out;
+        this.errors = errors;
     }
 
     void executeRead(TransportQp qp, RxPacket pkt, RemoteAccess access) {
         Reth reth = pkt.reth();
         int psn = pkt.bth().psn();
         long length = reth.dmaLengthUnsigned();
-        ResponderResources.Entry e = qp.resources.allocate();
+        ResponderResources.Entry e = qp.resp.resources.allocate();
         e.atomic = false;
         e.firstPsn = psn;
         e.lastPsn = Psn.add(psn, packets(length, qp.mtuBytes()) - 1);
@@ -49,21 +50,19 @@ final class ReadAtomicResponder {
         e.targetOffset = access.offset;
         e.replayHighPsn = psn;
         e.stalledReplays = 0;
-        qp.msn = Psn.next(qp.msn); // IBA C9-148: a READ counts in the MSN when it is accepted
-        qp.ePsn = Psn.next(e.lastPsn); // the responses use the PSNs up to lastPsn
-        e.replayEPsn = qp.ePsn;
-        qp.resources.startReply(e, psn, 0, length);
+        qp.resp.msn = Psn.next(qp.resp.msn); // IBA C9-148: a READ counts in the MSN when it is accepted
+        qp.resp.ePsn = Psn.next(e.lastPsn); // the responses use the PSNs up to lastPsn
+        e.replayEPsn = qp.resp.ePsn;
+        qp.resp.resources.startReply(e, psn, 0, length);
         continueReply(qp, FIRST_BURST);
     }
 
-    /** Ends the reply in progress with NAK remote access error (class C); returns the packets sent (1). */
+    /** Ends the reply in progress as a {@link ResponderOutcome#REPLY_RKEY_VIOLATION}; returns the packets sent (its NAK). */
     private int stopWithAccessError(TransportQp qp) {
-        ResponderResources r = qp.resources;
+        ResponderResources r = qp.resp.resources;
         int psn = r.replyPsn;
         r.stopReply();
-        qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
-        out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, psn, qp.msn);
-        qp.fail();
+        errors.apply(qp, ResponderOutcome.REPLY_RKEY_VIOLATION, psn);
         return 1;
     }
 
@@ -73,7 +72,7 @@ final class ReadAtomicResponder {
 
     /** Sends up to {@code burst} packets of the READ reply in progress; returns how many. */
     int continueReply(TransportQp qp, int burst) {
-        ResponderResources r = qp.resources;
+        ResponderResources r = qp.resp.resources;
         ResponderResources.Entry e = r.replying;
         int sent = 0;
         int mtu = qp.mtuBytes();
@@ -88,7 +87,7 @@ final class ReadAtomicResponder {
             int opcode = r.replyFirst ? (last ? READ_RESPONSE_ONLY : READ_RESPONSE_FIRST)
                     : (last ? READ_RESPONSE_LAST : READ_RESPONSE_MIDDLE);
             try {
-                out.sendReadResponse(qp, opcode, r.replyPsn, qp.msn, e.target, e.targetOffset + r.replyOffset, n);
+                out.sendReadResponse(qp, opcode, r.replyPsn, qp.resp.msn, e.target, e.targetOffset + r.replyOffset, n);
             } catch (IllegalStateException closed) {
                 // SEC-47: the Arena was closed between the check above and the copy (a closed
                 // segment throws; nothing was sent). The same end as a deregistration.
@@ -116,7 +115,7 @@ final class ReadAtomicResponder {
      */
     void duplicateRead(TransportQp qp, RxPacket pkt) {
         int psn = pkt.bth().psn();
-        ResponderResources.Entry e = qp.resources.findRead(psn);
+        ResponderResources.Entry e = qp.resp.resources.findRead(psn);
         if (e == null) {
             qp.count(QpCounter.DUPLICATES_DROPPED);
             return;
@@ -134,7 +133,7 @@ final class ReadAtomicResponder {
             qp.count(QpCounter.DUPLICATE_READS_LIMITED);
             return;
         }
-        qp.resources.startReply(e, psn, skip, skip + length);
+        qp.resp.resources.startReply(e, psn, skip, skip + length);
         continueReply(qp, FIRST_BURST);
     }
 
@@ -157,13 +156,13 @@ final class ReadAtomicResponder {
      * dropped. rxe replays every duplicate in range; this is stricter, not for honest peers.
      */
     private static boolean worthReplaying(TransportQp qp, ResponderResources.Entry e, int psn) {
-        ResponderResources r = qp.resources;
+        ResponderResources r = qp.resp.resources;
         if (r.replying == e && Psn.compare(psn, r.replyPsn) >= 0) {
             return false;
         }
-        if (Psn.compare(psn, e.replayHighPsn) > 0 || qp.ePsn != e.replayEPsn) {
+        if (Psn.compare(psn, e.replayHighPsn) > 0 || qp.resp.ePsn != e.replayEPsn) {
             e.replayHighPsn = Psn.compare(psn, e.replayHighPsn) > 0 ? psn : e.replayHighPsn;
-            e.replayEPsn = qp.ePsn;
+            e.replayEPsn = qp.resp.ePsn;
             e.stalledReplays = 0;
             return true;
         }
@@ -180,25 +179,25 @@ final class ReadAtomicResponder {
         long original = pkt.opcode().operation() == Operation.COMPARE_SWAP
                 ? (long) LONG.compareAndExchange(access.target, access.offset, a.compare(), a.swapAdd())
                 : (long) LONG.getAndAdd(access.target, access.offset, a.swapAdd());
-        ResponderResources.Entry e = qp.resources.allocate();
+        ResponderResources.Entry e = qp.resp.resources.allocate();
         e.atomic = true;
         e.firstPsn = psn;
         e.lastPsn = psn;
         e.original = original;
         e.mr = null;
         e.target = null;
-        qp.msn = Psn.next(qp.msn);
-        qp.ePsn = Psn.next(psn);
-        out.sendAtomicAck(qp, psn, qp.msn, original);
+        qp.resp.msn = Psn.next(qp.resp.msn);
+        qp.resp.ePsn = Psn.next(psn);
+        out.sendAtomicAck(qp, psn, qp.resp.msn, original);
     }
 
     /** A repeated atomic gets the saved original value and is not executed again (REL-07). */
     void duplicateAtomic(TransportQp qp, RxPacket pkt) {
-        ResponderResources.Entry e = qp.resources.findAtomic(pkt.bth().psn());
+        ResponderResources.Entry e = qp.resp.resources.findAtomic(pkt.bth().psn());
         if (e == null) {
             qp.count(QpCounter.DUPLICATES_DROPPED);
             return;
         }
-        out.sendAtomicAck(qp, e.firstPsn, qp.msn, e.original);
+        out.sendAtomicAck(qp, e.firstPsn, qp.resp.msn, e.original);
     }
 }

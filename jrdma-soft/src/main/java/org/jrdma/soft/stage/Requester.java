@@ -22,6 +22,16 @@ public final class Requester {
     private static final int COMPARE_SWAP = 0x13;
     private static final int FETCH_ADD = 0x14;
 
+    /** What the requester does next with the WQE at sq.next (rxe_req.c's checks before it builds a packet). */
+    enum Step {
+        /** Send its next packet. */
+        SEND,
+        /** Nothing more goes out from it now: go on to the next WQE. */
+        NEXT_WQE,
+        /** End the pass: it waits (fence, SQD, max_rd_atomic, the window) or it failed. */
+        STOP
+    }
+
     private final PacketOut out;
 
     public Requester(PacketOut out) {
@@ -30,31 +40,21 @@ public final class Requester {
 
     /** Sends up to {@code burst} packets; returns how many went out. */
     public int doWork(TransportQp qp, long now, int burst) {
+        retryIfRequested(qp);
         if (!(qp.state == QpState.RTS || qp.state == QpState.SQD) || qp.rnrDeadline != 0) {
             return 0;
         }
         boolean reliable = qp.type == QpType.RC;
         qp.completeDone();
         int sent = 0;
-        while (sent < burst && qp.sqNext < qp.sqTail) {
-            SendWqe w = qp.sq[TransportQp.slot(qp.sqNext, qp.sq.length)];
-            if (w.state == SendWqe.State.POSTED && !startWqe(qp, w)) {
+        while (sent < burst && qp.sq.next < qp.sq.tail) {
+            SendWqe w = qp.sq.at(qp.sq.next);
+            Step step = next(qp, w, reliable);
+            if (step == Step.STOP) {
                 break;
             }
-            if (w.state == SendWqe.State.DONE) {
-                qp.sqNext++;
+            if (step == Step.NEXT_WQE) {
                 continue;
-            }
-            if (reliable && Psn.diff(qp.reqPsn, qp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
-                break; // window full: wait for ACKs
-            }
-            if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
-                w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
-                qp.sqNext++;
-                continue;
-            }
-            if (!w.gather.stillValid() && localMemoryGone(qp, w)) {
-                break;
             }
             try {
                 if (qp.datagram) {
@@ -83,13 +83,66 @@ public final class Requester {
     }
 
     /**
+     * Goes back to the PSN the completer asked for (rxe req_retry after need_retry): the WQE
+     * holding it resends from that packet (a READ asks again for what it has not received),
+     * later ones from their start, with the same PSNs as before. Also called before sq_psn is
+     * set by modify_qp, so a request never outlives the PSNs it was made for.
+     */
+    static void retryIfRequested(TransportQp qp) {
+        if (!qp.req.needRetry) {
+            return;
+        }
+        qp.req.needRetry = false;
+        int psn = qp.req.retryPsn;
+        qp.req.reqPsn = psn;
+        qp.req.packetsSinceAckReq = 0;
+        qp.sq.next = qp.sq.head;
+        for (long i = qp.sq.head; i < qp.sq.tail; i++) {
+            SendWqe w = qp.sq.at(i);
+            if (w.state == SendWqe.State.POSTED) {
+                break;
+            }
+            if (w.state == SendWqe.State.DONE) {
+                continue;
+            }
+            w.sentPackets = i == qp.sq.head ? Math.max(0, Math.min(w.packets, Psn.diff(psn, w.firstPsn))) : 0;
+            w.state = SendWqe.State.SENDING;
+        }
+        // Later WQEs keep their PSN ranges: resending in order from psn gives them the same
+        // PSNs again, so startWqe is not run for them a second time.
+    }
+
+    /** The checks in order; NEXT_WQE has moved sq.next on already. */
+    private Step next(TransportQp qp, SendWqe w, boolean reliable) {
+        if (w.state == SendWqe.State.POSTED && !startWqe(qp, w)) {
+            return Step.STOP;
+        }
+        if (w.state == SendWqe.State.DONE) {
+            qp.sq.next++;
+            return Step.NEXT_WQE;
+        }
+        if (reliable && Psn.diff(qp.req.reqPsn, qp.comp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
+            return Step.STOP; // window full: wait for ACKs
+        }
+        if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
+            w.state = SendWqe.State.PENDING; // all of it is out (an ACK moved compPsn past it)
+            qp.sq.next++;
+            return Step.NEXT_WQE;
+        }
+        if (!w.gather.stillValid() && localMemoryGone(qp, w)) {
+            return Step.STOP;
+        }
+        return Step.SEND;
+    }
+
+    /**
      * SEC-47: a WR's local memory went away (deregistered, or its Arena closed) after it
      * started. Nothing more is sent from it; once it is at the head it completes with
      * LOC_PROT_ERR and the QP moves to ERR, as a bad lkey does (earlier WRs complete first).
      * Returns true: the caller stops sending.
      */
     private static boolean localMemoryGone(TransportQp qp, SendWqe w) {
-        if (qp.sqNext == qp.sqHead) {
+        if (qp.sq.next == qp.sq.head) {
             qp.completeSend(w, WcStatus.LOC_PROT_ERR);
             qp.fail();
         }
@@ -102,12 +155,12 @@ public final class Requester {
      */
     private void sendDatagram(TransportQp qp, SendWqe w) {
         int opcode = OpcodeTable.opcodeFor(Transport.UD, Operation.SEND, w.opcode.hasImmediate(), Position.ONLY);
-        int psn = qp.reqPsn;
+        int psn = qp.req.reqPsn;
         out.sendUd(qp, w.udDestination, w.remoteQpn, w.remoteQkey, opcode, psn, w.solicited, w.immData, w.gather,
                 (int) w.length());
-        qp.reqPsn = Psn.next(psn);
+        qp.req.reqPsn = Psn.next(psn);
         w.state = SendWqe.State.DONE;
-        qp.sqNext++;
+        qp.sq.next++;
     }
 
     /**
@@ -118,13 +171,13 @@ public final class Requester {
         if (qp.state == QpState.SQD) {
             return false; // drain: finish the message in flight, start no new one
         }
-        if (w.fenced() && qp.sqNext != qp.sqHead) {
+        if (w.fenced() && qp.sq.next != qp.sq.head) {
             return false; // IBV_SEND_FENCE: wait until every earlier WR has completed
         }
         if (w.postError != null || !w.gather.stillValid()) {
             // rxe: a bad lkey completes with LOC_PROT_ERR and moves the QP to ERR; earlier
             // WQEs complete first, so the error waits until this one reaches the head.
-            if (qp.sqNext == qp.sqHead) {
+            if (qp.sq.next == qp.sq.head) {
                 qp.completeSend(w, w.postError != null ? w.postError : WcStatus.LOC_PROT_ERR);
                 qp.fail();
             }
@@ -134,17 +187,17 @@ public final class Requester {
             return executeLocal(qp, w);
         }
         if (w.needsResponse()) {
-            if (qp.rdAtomicOutstanding >= qp.maxRdAtomic) {
+            if (qp.req.rdAtomicOutstanding >= qp.attr.maxRdAtomic) {
                 return false; // max_rd_atomic READs/atomics in flight (rxe check_init_depth)
             }
-            qp.rdAtomicOutstanding++;
+            qp.req.rdAtomicOutstanding++;
             w.holdsRdAtomicSlot = true;
         }
         int mtu = qp.datagram ? qp.udMtuBytes : qp.mtuBytes();
         long len = w.length();
         w.packets = w.isAtomic() || qp.datagram ? 1 : (int) Math.max(1, (len + mtu - 1) / mtu);
-        w.firstPsn = qp.reqPsn;
-        w.lastPsn = Psn.add(qp.reqPsn, w.packets - 1);
+        w.firstPsn = qp.req.reqPsn;
+        w.lastPsn = Psn.add(qp.req.reqPsn, w.packets - 1);
         w.sentPackets = 0;
         w.state = SendWqe.State.SENDING;
         return true;
@@ -156,7 +209,7 @@ public final class Requester {
      * DONE at once; a failure is an MW_BIND_ERR completion and the QP goes to ERR.
      */
     private boolean executeLocal(TransportQp qp, SendWqe w) {
-        if (qp.sqNext != qp.sqHead) {
+        if (qp.sq.next != qp.sq.head) {
             return false;
         }
         boolean ok;
@@ -199,7 +252,7 @@ public final class Requester {
         w.sentPackets++;
         if (last) {
             w.state = reliable ? SendWqe.State.PENDING : SendWqe.State.DONE;
-            qp.sqNext++;
+            qp.sq.next++;
         }
     }
 
@@ -209,7 +262,7 @@ public final class Requester {
      * its resources as a duplicate.
      */
     private void sendRequestOnly(TransportQp qp, SendWqe w) {
-        int psn = qp.reqPsn;
+        int psn = qp.req.reqPsn;
         if (w.isRead()) {
             long done = (long) Psn.diff(psn, w.firstPsn) * qp.mtuBytes();
             out.sendReadRequest(qp, psn, w.remoteAddr + done, w.rkey, (int) (w.length() - done));
@@ -219,35 +272,35 @@ public final class Requester {
             long compare = w.opcode == WrOpcode.ATOMIC_CMP_AND_SWP ? w.compareAdd : 0;
             out.sendAtomic(qp, opcode, psn, w.remoteAddr, w.rkey, swapAdd, compare);
         }
-        qp.packetsSinceAckReq = 0;
-        if (Psn.compare(psn, qp.sentHighPsn) < 0) {
+        qp.req.packetsSinceAckReq = 0;
+        if (Psn.compare(psn, qp.req.sentHighPsn) < 0) {
             qp.count(QpCounter.RETRANSMITTED_PACKETS);
         }
-        qp.reqPsn = Psn.next(w.lastPsn); // a READ takes a PSN for each response packet
-        if (Psn.compare(qp.reqPsn, qp.sentHighPsn) > 0) {
-            qp.sentHighPsn = qp.reqPsn;
+        qp.req.reqPsn = Psn.next(w.lastPsn); // a READ takes a PSN for each response packet
+        if (Psn.compare(qp.req.reqPsn, qp.req.sentHighPsn) > 0) {
+            qp.req.sentHighPsn = qp.req.reqPsn;
         }
         w.state = SendWqe.State.PENDING;
-        qp.sqNext++;
+        qp.sq.next++;
     }
 
     /** rxe: AckReq on the last packet of every message and at least every 64 packets. */
     private static boolean ackRequest(TransportQp qp, boolean last) {
-        qp.packetsSinceAckReq++;
-        boolean ackReq = last || qp.packetsSinceAckReq >= SoftLimits.MAX_PKT_PER_ACK;
+        qp.req.packetsSinceAckReq++;
+        boolean ackReq = last || qp.req.packetsSinceAckReq >= SoftLimits.MAX_PKT_PER_ACK;
         if (ackReq) {
-            qp.packetsSinceAckReq = 0;
+            qp.req.packetsSinceAckReq = 0;
         }
         return ackReq;
     }
 
     private static void sent(TransportQp qp, int psn) {
-        if (Psn.compare(psn, qp.sentHighPsn) < 0) {
+        if (Psn.compare(psn, qp.req.sentHighPsn) < 0) {
             qp.count(QpCounter.RETRANSMITTED_PACKETS);
         } else {
-            qp.sentHighPsn = Psn.next(psn);
+            qp.req.sentHighPsn = Psn.next(psn);
         }
-        qp.reqPsn = Psn.next(psn);
+        qp.req.reqPsn = Psn.next(psn);
     }
 
     private static void armTimer(TransportQp qp, long now) {

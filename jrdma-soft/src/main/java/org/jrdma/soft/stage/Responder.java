@@ -5,34 +5,33 @@ import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
-import org.jrdma.verbs.AccessFlags;
 import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.SoftMw;
-import org.jrdma.verbs.AsyncEventType;
-import org.jrdma.verbs.WcFlags;
+import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
 
 /**
- * The receive path of requests (rxe_resp.c), as a chain of checks that each either pass or
- * end the packet: CHK_PSN → CHK_OP_SEQ → CHK_OP_VALID → CHK_RESOURCE → CHK_LENGTH → CHK_RKEY
- * → EXECUTE → COMPLETE → ACKNOWLEDGE. Errors follow the IBA classes rxe quotes: class B
- * (sequence, RNR) NAK and drop; class C (bad request, bad access) NAK, fail the receive in
- * progress and move the QP to ERR (ROCEV2-FACTS §4.2). READ replies and atomics are in
- * {@link ReadAtomicResponder}.
+ * The receive path of requests (rxe_resp.c), as a chain of checks: CHK_PSN → CHK_OP_SEQ →
+ * CHK_OP_VALID → CHK_RESOURCE → CHK_LENGTH → CHK_RKEY → EXECUTE → COMPLETE → ACKNOWLEDGE.
+ * Each check returns {@link ResponderOutcome#EXECUTE} or the outcome that ends the packet, and
+ * does nothing else on failure: {@link ErrorTable} says what each outcome means (class B —
+ * sequence, RNR — NAK and drop; class C — bad request, bad access — NAK, fail the receive in
+ * progress, ERR; UC drops the message) and {@link ResponderErrors} carries it out, in one
+ * place. READ replies and atomics are in {@link ReadAtomicResponder}.
  */
 public final class Responder {
-    /** What the chain decided for one packet. */
-    enum Step { EXECUTE, DROP, ERROR }
-
     private final CoalescingAcks out;
     private final RemoteAccess access = new RemoteAccess();
+    private final ResponderErrors errors;
     private final ReadAtomicResponder readAtomic;
 
     public Responder(PacketOut out) {
         this.out = new CoalescingAcks(out);
-        this.readAtomic = new ReadAtomicResponder(this.out);
+        this.errors = new ResponderErrors(this.out);
+        this.readAtomic = new ReadAtomicResponder(this.out, errors);
     }
 
     /** Start of an engine pass (ACKs held in a pass go out at the end of the next). */
@@ -70,12 +69,9 @@ public final class Responder {
         if (!qp.state.receives()) {
             return; // rxe: requests need the responder ready (RTR/RTS); counted by the caller
         }
-        if (checkPsn(qp, pkt) != Step.EXECUTE
-                || checkOpSequence(qp, pkt) != Step.EXECUTE
-                || checkOpValid(qp, pkt) != Step.EXECUTE
-                || checkResource(qp, pkt) != Step.EXECUTE
-                || checkLength(qp, pkt) != Step.EXECUTE
-                || checkRkey(qp, pkt) != Step.EXECUTE) {
+        ResponderOutcome outcome = check(qp, pkt);
+        if (outcome != ResponderOutcome.EXECUTE) {
+            respond(qp, pkt, outcome);
             return;
         }
         try {
@@ -95,10 +91,41 @@ public final class Responder {
         }
     }
 
+    /** The checks in rxe's order; the first that does not pass ends the chain. */
+    private ResponderOutcome check(TransportQp qp, RxPacket pkt) {
+        ResponderOutcome o = checkPsn(qp, pkt);
+        if (o == ResponderOutcome.EXECUTE) {
+            o = checkOpSequence(qp, pkt);
+        }
+        if (o == ResponderOutcome.EXECUTE) {
+            o = checkOpValid(qp, pkt);
+        }
+        if (o == ResponderOutcome.EXECUTE) {
+            o = checkResource(qp, pkt);
+        }
+        if (o == ResponderOutcome.EXECUTE) {
+            o = checkLength(qp, pkt);
+        }
+        if (o == ResponderOutcome.EXECUTE) {
+            o = checkRkey(qp, pkt);
+        }
+        return o;
+    }
+
+    /** Carries out an outcome other than EXECUTE by its row of the table; duplicates of READs and atomics are replayed. */
+    private void respond(TransportQp qp, RxPacket pkt, ResponderOutcome outcome) {
+        errors.apply(qp, outcome, pkt.bth().psn());
+        if (outcome == ResponderOutcome.DUPLICATE_READ) {
+            readAtomic.duplicateRead(qp, pkt);
+        } else if (outcome == ResponderOutcome.DUPLICATE_ATOMIC) {
+            readAtomic.duplicateAtomic(qp, pkt);
+        }
+    }
+
     /**
      * The memory of the operation in {@code pkt} is no longer there (deregistered or its Arena
-     * closed): a receive buffer fails the receive (LOC_PROT_ERR, sender REM_OP_ERR, as for a bad
-     * receive buffer); remote memory is a remote access error (NAK 0x62, class C). Returns
+     * closed): a receive buffer is a malformed receive (LOC_PROT_ERR, sender REM_OP_ERR, as for
+     * a bad receive buffer); remote memory is an rkey violation (NAK 0x62, class C). Returns
      * false, having done nothing, when the memory is still there.
      */
     private boolean memoryGone(TransportQp qp, RxPacket pkt) {
@@ -107,33 +134,15 @@ public final class Responder {
             if (!qp.hasCurrent || qp.current.gather.stillValid()) {
                 return false;
             }
-            qp.inSend = false;
-            qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
-            out.sendAck(qp, Aeth.NAK_REMOTE_OPERATIONAL_ERROR, pkt.bth().psn(), qp.msn);
-            qp.fail();
+            respond(qp, pkt, ResponderOutcome.MALFORMED_WQE);
             return true;
         }
-        SoftMr mr = op == Operation.RDMA_WRITE ? qp.writeMr : access.mr;
+        SoftMr mr = op == Operation.RDMA_WRITE ? qp.resp.writeMr : access.mr;
         if (mr == null || mr.isValid()) {
             return false;
         }
-        remoteAccessError(qp, pkt);
+        respond(qp, pkt, ResponderOutcome.RKEY_VIOLATION);
         return true;
-    }
-
-    /** NAK remote access error, count it, ERR and the QP_ACCESS_ERR event (class C); UC drops the message. */
-    private void remoteAccessError(TransportQp qp, RxPacket pkt) {
-        qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
-        if (qp.type == QpType.UC) {
-            dropMessage(qp);
-            return;
-        }
-        qp.inWrite = false;
-        qp.writeTarget = null;
-        qp.writeMr = null;
-        out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, pkt.bth().psn(), qp.msn);
-        qp.fail();
-        qp.events.raise(AsyncEventType.QP_ACCESS_ERR); // IBA: a responder-detected access violation
     }
 
     private static Operation operation(RxPacket pkt) {
@@ -156,95 +165,61 @@ public final class Responder {
      * responder resources; ahead → one sequence NAK carrying the expected PSN, then silence
      * until an in-order packet arrives (rxe sent_psn_nak).
      */
-    private Step checkPsn(TransportQp qp, RxPacket pkt) {
+    private ResponderOutcome checkPsn(TransportQp qp, RxPacket pkt) {
         if (qp.type == QpType.UC) {
             return checkUcPsn(qp, pkt);
         }
         int psn = pkt.bth().psn();
-        int cmp = Psn.compare(psn, qp.ePsn);
+        int cmp = Psn.compare(psn, qp.resp.ePsn);
         if (cmp == 0) {
-            qp.sentPsnNak = false;
-            return Step.EXECUTE;
+            qp.resp.sentPsnNak = false;
+            return ResponderOutcome.EXECUTE;
         }
         if (cmp > 0) {
-            qp.count(QpCounter.OUT_OF_SEQUENCE);
-            if (!qp.sentPsnNak) {
-                qp.sentPsnNak = true;
-                qp.count(QpCounter.SEQ_NAKS_SENT);
-                out.sendAck(qp, Aeth.NAK_PSN_SEQUENCE_ERROR, qp.ePsn, qp.msn);
-            }
-            return Step.DROP;
+            return ResponderOutcome.PSN_OUT_OF_SEQUENCE;
         }
-        qp.count(QpCounter.DUPLICATE_REQUESTS);
         Operation op = operation(pkt);
         if (op == Operation.RDMA_READ_REQUEST) {
-            readAtomic.duplicateRead(qp, pkt);
-        } else if (op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
-            readAtomic.duplicateAtomic(qp, pkt);
-        } else {
-            out.sendAck(qp, Aeth.ACK_SYNDROME, Psn.add(qp.ePsn, -1), qp.msn);
+            return ResponderOutcome.DUPLICATE_READ;
         }
-        return Step.DROP;
+        return op.isAtomic() ? ResponderOutcome.DUPLICATE_ATOMIC : ResponderOutcome.DUPLICATE;
     }
 
     /**
      * UC has no ACKs and no retransmission: a packet out of sequence means the message in
      * progress is lost, so drop until the next FIRST/ONLY, which resynchronises the PSN (§2.6).
      */
-    private Step checkUcPsn(TransportQp qp, RxPacket pkt) {
+    private static ResponderOutcome checkUcPsn(TransportQp qp, RxPacket pkt) {
         int psn = pkt.bth().psn();
-        if (psn == qp.ePsn && !qp.ucDropping) {
-            return Step.EXECUTE;
+        if (psn == qp.resp.ePsn && !qp.resp.ucDropping) {
+            return ResponderOutcome.EXECUTE;
         }
         if (starts(pkt)) {
-            abandonMessage(qp);
-            qp.ePsn = psn;
-            return Step.EXECUTE;
+            ResponderErrors.abandonMessage(qp);
+            qp.resp.ePsn = psn;
+            return ResponderOutcome.EXECUTE;
         }
-        qp.count(QpCounter.OUT_OF_SEQUENCE);
-        dropMessage(qp);
-        return Step.DROP;
-    }
-
-    /** UC: forget the message in progress (its receive stays posted and is reused). */
-    private static void abandonMessage(TransportQp qp) {
-        qp.ucDropping = false;
-        qp.inSend = false;
-        qp.inWrite = false;
-        qp.writeTarget = null;
-        qp.writeMr = null;
-        qp.recvOffset = 0;
-    }
-
-    /** UC: drop this packet and the rest of its message. */
-    private static void dropMessage(TransportQp qp) {
-        abandonMessage(qp);
-        qp.ucDropping = true;
-        qp.count(QpCounter.UC_MESSAGES_DROPPED);
+        return ResponderOutcome.PSN_OUT_OF_SEQUENCE;
     }
 
     /**
      * CHK_OP_SEQ: inside a SEND only SEND MIDDLE/LAST may follow, inside a WRITE only WRITE
      * MIDDLE/LAST; outside a message only FIRST/ONLY (and READs and atomics).
      */
-    private Step checkOpSequence(TransportQp qp, RxPacket pkt) {
+    private static ResponderOutcome checkOpSequence(TransportQp qp, RxPacket pkt) {
         Operation op = operation(pkt);
-        boolean ok;
-        if (qp.inSend) {
-            ok = op == Operation.SEND && !starts(pkt);
-        } else if (qp.inWrite) {
-            ok = op == Operation.RDMA_WRITE && !starts(pkt);
-        } else {
-            ok = starts(pkt);
+        if (qp.resp.inSend || qp.resp.inWrite) {
+            Operation continuing = qp.resp.inSend ? Operation.SEND : Operation.RDMA_WRITE;
+            return op == continuing && !starts(pkt) ? ResponderOutcome.EXECUTE : ResponderOutcome.MISSING_LAST;
         }
-        return ok ? Step.EXECUTE : invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+        return starts(pkt) ? ResponderOutcome.EXECUTE : ResponderOutcome.MISSING_FIRST;
     }
 
     /**
      * CHK_OP_VALID: the QP's own access flags must allow remote WRITE, READ or atomics; a QP
      * without them answers invalid request (rxe; RELIABILITY-SECURITY SEC-41).
      */
-    private Step checkOpValid(TransportQp qp, RxPacket pkt) {
+    private static ResponderOutcome checkOpValid(TransportQp qp, RxPacket pkt) {
         int need = switch (operation(pkt)) {
             case SEND -> 0;
             case RDMA_WRITE -> AccessFlags.REMOTE_WRITE;
@@ -252,48 +227,37 @@ public final class Responder {
             case COMPARE_SWAP, FETCH_ADD -> AccessFlags.REMOTE_ATOMIC;
             default -> -1;
         };
-        if (need < 0 || (qp.accessFlags & need) != need) {
-            return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
-        }
-        return Step.EXECUTE;
+        return need < 0 || (qp.attr.accessFlags & need) != need ? ResponderOutcome.UNSUPPORTED_OPCODE
+                : ResponderOutcome.EXECUTE;
     }
 
     /**
      * CHK_RESOURCE: a new SEND, and the end of a WRITE with immediate, needs a posted receive —
      * none is an RNR NAK and a drop (class B); READs and atomics need max_dest_rd_atomic > 0.
      */
-    private Step checkResource(TransportQp qp, RxPacket pkt) {
+    private static ResponderOutcome checkResource(TransportQp qp, RxPacket pkt) {
         Operation op = operation(pkt);
-        if (op == Operation.RDMA_READ_REQUEST || op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
-            return qp.maxDestRdAtomic > 0 ? Step.EXECUTE : invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+        if (op == Operation.RDMA_READ_REQUEST || op.isAtomic()) {
+            return qp.attr.maxDestRdAtomic > 0 ? ResponderOutcome.EXECUTE : ResponderOutcome.TOO_MANY_RDMA_ATOMIC;
         }
         boolean consumesReceive = (op == Operation.SEND && starts(pkt))
                 || (op == Operation.RDMA_WRITE && ends(pkt) && pkt.opcode().hasImmediate());
         if (!consumesReceive) {
-            return Step.EXECUTE;
+            return ResponderOutcome.EXECUTE;
         }
         if (!qp.takeReceive()) {
-            if (qp.type == QpType.UC) {
-                dropMessage(qp); // UC: no receive, no RNR NAK — the message is lost
-                return Step.DROP;
-            }
-            qp.count(QpCounter.RNR_NAKS_SENT);
-            out.sendAck(qp, Aeth.rnrNakSyndrome(qp.minRnrTimer), pkt.bth().psn(), qp.msn);
-            return Step.DROP;
+            return ResponderOutcome.RNR; // UC: no RNR NAK — the message is lost
         }
         RecvWqe w = qp.current;
         if (w.postError != null || !w.gather.stillValid()) {
             // A receive buffer outside registered memory: the receiver sees LOC_PROT_ERR and
             // the sender REM_OP_ERR (rdma-unit-test BadRecvAddr).
-            qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
-            out.sendAck(qp, Aeth.NAK_REMOTE_OPERATIONAL_ERROR, pkt.bth().psn(), qp.msn);
-            qp.fail();
-            return Step.ERROR;
+            return ResponderOutcome.MALFORMED_WQE;
         }
         if (op == Operation.SEND) {
-            qp.recvOffset = 0;
+            qp.resp.recvOffset = 0;
         }
-        return Step.EXECUTE;
+        return ResponderOutcome.EXECUTE;
     }
 
     /**
@@ -302,28 +266,26 @@ public final class Responder {
      * than the receive buffer fails the receive with LOC_LEN_ERR and NAKs invalid request
      * (rdma-unit-test SendWithTooSmallRecv).
      */
-    private Step checkLength(TransportQp qp, RxPacket pkt) {
+    private static ResponderOutcome checkLength(TransportQp qp, RxPacket pkt) {
         Operation op = operation(pkt);
         if (op != Operation.SEND && op != Operation.RDMA_WRITE) {
             return op == Operation.RDMA_READ_REQUEST && pkt.reth().dmaLengthUnsigned() > (1L << 31)
-                    ? invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR) : Step.EXECUTE;
+                    ? ResponderOutcome.LENGTH : ResponderOutcome.EXECUTE;
         }
         int mtu = qp.mtuBytes();
         int len = pkt.payloadLength();
         boolean ok = ends(pkt) ? (starts(pkt) ? len <= mtu : len >= 1 && len <= mtu) : len == mtu;
         if (ok && op == Operation.RDMA_WRITE) {
-            long remaining = starts(pkt) ? pkt.reth().dmaLengthUnsigned() : qp.writeRemaining;
+            long remaining = starts(pkt) ? pkt.reth().dmaLengthUnsigned() : qp.resp.writeRemaining;
             ok = remaining <= (1L << 31) && (ends(pkt) ? len == remaining : len < remaining);
         }
         if (!ok) {
-            return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+            return ResponderOutcome.LENGTH;
         }
-        if (op == Operation.SEND) {
-            if (qp.recvOffset + len > qp.current.gather.totalLength()) {
-                return invalidRequest(qp, pkt, WcStatus.LOC_LEN_ERR);
-            }
+        if (op == Operation.SEND && qp.resp.recvOffset + len > qp.current.gather.totalLength()) {
+            return ResponderOutcome.RECV_TOO_SHORT;
         }
-        return Step.EXECUTE;
+        return ResponderOutcome.EXECUTE;
     }
 
     /**
@@ -332,22 +294,22 @@ public final class Responder {
      * Zero-length READs and WRITEs touch nothing and skip the check, as rxe does (SEC-45).
      * Atomics must be 8-byte aligned (else invalid request).
      */
-    private Step checkRkey(TransportQp qp, RxPacket pkt) {
+    private ResponderOutcome checkRkey(TransportQp qp, RxPacket pkt) {
         Operation op = operation(pkt);
         if (op == Operation.SEND || (op == Operation.RDMA_WRITE && !starts(pkt))) {
-            return Step.EXECUTE;
+            return ResponderOutcome.EXECUTE;
         }
         long va;
         int rkey;
         long length;
         int need;
-        if (op == Operation.COMPARE_SWAP || op == Operation.FETCH_ADD) {
+        if (op.isAtomic()) {
             va = pkt.atomicEth().va();
             rkey = pkt.atomicEth().rkey();
             length = 8;
             need = AccessFlags.REMOTE_ATOMIC;
             if ((va & 7) != 0) {
-                return invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+                return ResponderOutcome.MISALIGNED_ATOMIC;
             }
         } else {
             va = pkt.reth().va();
@@ -358,48 +320,22 @@ public final class Responder {
                 access.mr = null;
                 access.target = null;
                 access.offset = 0;
-                return Step.EXECUTE;
+                return ResponderOutcome.EXECUTE;
             }
         }
-        if (!access.check(qp.memory, qp.pd, qp, rkey, va, length, need)) {
-            if (qp.type == QpType.UC) {
-                qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
-                dropMessage(qp);
-                return Step.DROP;
-            }
-            out.sendAck(qp, Aeth.NAK_REMOTE_ACCESS_ERROR, pkt.bth().psn(), qp.msn);
-            qp.count(QpCounter.REMOTE_ACCESS_ERRORS);
-            qp.fail();
-            qp.events.raise(AsyncEventType.QP_ACCESS_ERR); // IBA: a responder-detected access violation
-            return Step.ERROR;
-        }
-        return Step.EXECUTE;
-    }
-
-    /** Class C: NAK invalid request, complete the receive in progress with an error, QP → ERR. */
-    private Step invalidRequest(TransportQp qp, RxPacket pkt, WcStatus recvStatus) {
-        if (qp.type == QpType.UC) {
-            dropMessage(qp); // UC: a bad message is dropped, the QP carries on (§4.2 table)
-            return Step.DROP;
-        }
-        out.sendAck(qp, Aeth.NAK_INVALID_REQUEST, pkt.bth().psn(), qp.msn);
-        if (qp.hasCurrent) {
-            qp.completeRecv(recvStatus, 0, false, 0, false);
-        }
-        qp.fail();
-        qp.events.raise(AsyncEventType.QP_REQ_ERR); // IBA: an invalid request detected by the responder
-        return Step.ERROR;
+        return access.check(qp.memory, qp.pd, qp, rkey, va, length, need) ? ResponderOutcome.EXECUTE
+                : ResponderOutcome.RKEY_VIOLATION;
     }
 
     /** EXECUTE + COMPLETE + ACKNOWLEDGE for a SEND packet. */
     private void executeSend(TransportQp qp, RxPacket pkt, MemorySegment data) {
         RecvWqe w = qp.current;
         if (pkt.payloadLength() > 0) {
-            w.gather.copyIn(data, pkt.payloadOffset(), qp.recvOffset, pkt.payloadLength());
-            qp.recvOffset += pkt.payloadLength();
+            w.gather.copyIn(data, pkt.payloadOffset(), qp.resp.recvOffset, pkt.payloadLength());
+            qp.resp.recvOffset += pkt.payloadLength();
         }
         if (ends(pkt)) {
-            qp.inSend = false;
+            qp.resp.inSend = false;
             int flags = 0;
             int imm = 0;
             if (pkt.opcode().hasImmediate()) {
@@ -410,15 +346,15 @@ public final class Responder {
                 imm = pkt.ieth().rkey();
                 SoftMw mw = qp.memory.windowByRkey(imm);
                 if (mw == null || !mw.invalidate(qp.pd)) {
-                    invalidRequest(qp, pkt, WcStatus.REM_INV_REQ_ERR);
+                    respond(qp, pkt, ResponderOutcome.INVALIDATE_RKEY);
                     return;
                 }
                 flags = WcFlags.WITH_INV;
             }
-            qp.completeRecv(WcStatus.SUCCESS, qp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.destQpn);
-            qp.recvOffset = 0;
+            qp.completeRecv(WcStatus.SUCCESS, qp.resp.recvOffset, flags, imm, pkt.bth().se(), WcOpcode.RECV, qp.attr.destQpn);
+            qp.resp.recvOffset = 0;
         } else {
-            qp.inSend = true;
+            qp.resp.inSend = true;
         }
         finish(qp, pkt);
     }
@@ -430,47 +366,47 @@ public final class Responder {
      */
     private void executeWrite(TransportQp qp, RxPacket pkt, MemorySegment data) {
         if (starts(pkt)) {
-            qp.writeTarget = access.target;
-            qp.writeMr = access.mr;
-            qp.writeOffset = access.offset;
-            qp.writeLength = pkt.reth().dmaLengthUnsigned();
-            qp.writeRemaining = qp.writeLength;
+            qp.resp.writeTarget = access.target;
+            qp.resp.writeMr = access.mr;
+            qp.resp.writeOffset = access.offset;
+            qp.resp.writeLength = pkt.reth().dmaLengthUnsigned();
+            qp.resp.writeRemaining = qp.resp.writeLength;
         }
         int len = pkt.payloadLength();
-        if (qp.writeMr != null && !qp.writeMr.isValid()) {
+        if (qp.resp.writeMr != null && !qp.resp.writeMr.isValid()) {
             // SEC-46: the region was deregistered (or its Arena closed) after the WRITE's first
             // packet was checked: after ibv_dereg_mr returns, no byte may land in it.
-            remoteAccessError(qp, pkt);
+            respond(qp, pkt, ResponderOutcome.RKEY_VIOLATION);
             return;
         }
         if (len > 0) {
-            MemorySegment.copy(data, pkt.payloadOffset(), qp.writeTarget, qp.writeOffset, len);
-            qp.writeOffset += len;
-            qp.writeRemaining -= len;
+            MemorySegment.copy(data, pkt.payloadOffset(), qp.resp.writeTarget, qp.resp.writeOffset, len);
+            qp.resp.writeOffset += len;
+            qp.resp.writeRemaining -= len;
         }
         if (ends(pkt)) {
-            qp.inWrite = false;
-            qp.writeTarget = null;
-            qp.writeMr = null;
+            qp.resp.inWrite = false;
+            qp.resp.writeTarget = null;
+            qp.resp.writeMr = null;
             if (pkt.opcode().hasImmediate()) {
-                qp.completeRecv(WcStatus.SUCCESS, qp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
-                        WcOpcode.RECV_RDMA_WITH_IMM, qp.destQpn);
+                qp.completeRecv(WcStatus.SUCCESS, qp.resp.writeLength, true, pkt.immDt().immediate(), pkt.bth().se(),
+                        WcOpcode.RECV_RDMA_WITH_IMM, qp.attr.destQpn);
             }
         } else {
-            qp.inWrite = true;
+            qp.resp.inWrite = true;
         }
         finish(qp, pkt);
     }
 
     /** ePSN moves on; the last packet of a message counts in the MSN; AckReq gets an ACK. */
     private void finish(TransportQp qp, RxPacket pkt) {
-        qp.ePsn = Psn.next(pkt.bth().psn());
+        qp.resp.ePsn = Psn.next(pkt.bth().psn());
         if (ends(pkt)) {
-            qp.msn = Psn.next(qp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
+            qp.resp.msn = Psn.next(qp.resp.msn); // MSN counts completed messages (§2.7), 24-bit like a PSN
         }
         // Packets without AckReq are acknowledged by the next ACK (an ACK covers all PSNs ≤ it).
         if (pkt.bth().ackReq() && qp.type == QpType.RC) {
-            out.sendAck(qp, Aeth.ACK_SYNDROME, pkt.bth().psn(), qp.msn);
+            out.sendAck(qp, Aeth.ACK_SYNDROME, pkt.bth().psn(), qp.resp.msn);
         }
     }
 }

@@ -20,7 +20,7 @@ public final class SourcePin {
 
     /** The QP's progress before a packet is handled (expected PSN and completer PSN). */
     public static long mark(TransportQp qp) {
-        return ((long) qp.ePsn << 32) | (qp.compPsn & 0xFFFFFFFFL);
+        return ((long) qp.resp.ePsn << 32) | (qp.comp.compPsn & 0xFFFFFFFFL);
     }
 
     /** Pins {@code port} if nothing is pinned and the packet just handled made progress. */

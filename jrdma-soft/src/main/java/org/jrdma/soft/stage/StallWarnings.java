@@ -44,19 +44,19 @@ public final class StallWarnings {
 
     /** {@code qp} retried after an RNR NAK or a timeout that acknowledged nothing new. */
     void retried(TransportQp qp, Cause cause, long now) {
-        if (!qp.stalled) {
-            qp.stalled = true;
-            qp.stallStartNanos = now;
-            qp.stallReported = false;
-            qp.stallRnrNaks = qp.counters.get(QpCounter.RNR_NAKS_RCVD) - (cause == Cause.RNR_NAK ? 1 : 0);
-            qp.stallTimeouts = qp.counters.get(QpCounter.RETRY_TIMEOUTS) - (cause == Cause.TIMEOUT ? 1 : 0);
-            qp.stallResent = qp.counters.get(QpCounter.RETRANSMITTED_PACKETS);
+        if (!qp.comp.stalled) {
+            qp.comp.stalled = true;
+            qp.comp.stallStartNanos = now;
+            qp.comp.stallReported = false;
+            qp.comp.stallRnrNaks = qp.counters.get(QpCounter.RNR_NAKS_RCVD) - (cause == Cause.RNR_NAK ? 1 : 0);
+            qp.comp.stallTimeouts = qp.counters.get(QpCounter.RETRY_TIMEOUTS) - (cause == Cause.TIMEOUT ? 1 : 0);
+            qp.comp.stallResent = qp.counters.get(QpCounter.RETRANSMITTED_PACKETS);
             return;
         }
-        if (qp.stallReported || now - qp.stallStartNanos < WARN_AFTER_NANOS) {
+        if (qp.comp.stallReported || now - qp.comp.stallStartNanos < WARN_AFTER_NANOS) {
             return;
         }
-        qp.stallReported = true;
+        qp.comp.stallReported = true;
         if (budget.allow(now, summary)) {
             LOG.log(Level.WARNING, line(qp, cause, now));
         }
@@ -64,7 +64,7 @@ public final class StallWarnings {
 
     /** {@code qp} made progress: an episode, if one was on, is over. */
     static void progressed(TransportQp qp) {
-        qp.stalled = false;
+        qp.comp.stalled = false;
     }
 
     /** Lines held back by the rate limit. */
@@ -73,23 +73,23 @@ public final class StallWarnings {
     }
 
     private String line(TransportQp qp, Cause cause, long now) {
-        double seconds = (now - qp.stallStartNanos) / 1e9;
-        String peer = "QP 0x" + hex(qp.destQpn) + (qp.peer == null ? "" : " at " + qp.peer.getAddress().getHostAddress());
+        double seconds = (now - qp.comp.stallStartNanos) / 1e9;
+        String peer = "QP 0x" + hex(qp.attr.destQpn) + (qp.peer == null ? "" : " at " + qp.peer.getAddress().getHostAddress());
         String head = String.format(Locale.ROOT, "jrdma-soft %s: QP 0x%s has made no progress for %.1f s: ", device,
                 hex(qp.qpn), seconds);
         if (cause == Cause.RNR_NAK) {
             long naks = qp.counters.get(QpCounter.RNR_NAKS_RCVD);
-            return head + (naks - qp.stallRnrNaks) + " RNR NAKs from " + peer + " (rnr_naks_rcvd=" + naks + "): the peer"
+            return head + (naks - qp.comp.stallRnrNaks) + " RNR NAKs from " + peer + " (rnr_naks_rcvd=" + naks + "): the peer"
                     + " has no receive posted — it must post receives before it is sent to; "
-                    + (qp.rnrRetry == 7 ? "rnr_retry 7 retries for ever, so the SEND waits until it does"
-                            : "after rnr_retry " + qp.rnrRetry + " the SEND fails with RNR_RETRY_EXC_ERR");
+                    + (qp.attr.rnrRetry == 7 ? "rnr_retry 7 retries for ever, so the SEND waits until it does"
+                            : "after rnr_retry " + qp.attr.rnrRetry + " the SEND fails with RNR_RETRY_EXC_ERR");
         }
         long timeouts = qp.counters.get(QpCounter.RETRY_TIMEOUTS);
         long resent = qp.counters.get(QpCounter.RETRANSMITTED_PACKETS);
-        return head + (timeouts - qp.stallTimeouts) + " timeouts waiting for " + peer + " (retry_timeouts=" + timeouts
+        return head + (timeouts - qp.comp.stallTimeouts) + " timeouts waiting for " + peer + " (retry_timeouts=" + timeouts
                 + ", retransmitted_packets=" + resent + "): the peer is gone or unreachable — its process ended or"
                 + " is stopped, its QP was destroyed or is in ERR, the address or QPN is wrong, or the packets are dropped; after"
-                + " retry_cnt " + qp.retryCnt + " the WR fails with RETRY_EXC_ERR";
+                + " retry_cnt " + qp.attr.retryCnt + " the WR fails with RETRY_EXC_ERR";
     }
 
     private static String hex(int qpn) {

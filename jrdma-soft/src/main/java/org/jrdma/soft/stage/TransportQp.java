@@ -2,32 +2,38 @@ package org.jrdma.soft.stage;
 
 import java.net.InetSocketAddress;
 import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.AhAttr;
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Mtu;
+import org.jrdma.verbs.QpAttr;
+import org.jrdma.verbs.QpAttrMask;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
-import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
-import org.jrdma.verbs.SgList;
-import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
-import org.jrdma.verbs.WorkCompletion;
-import org.jrdma.verbs.WrOpcode;
 
 /**
- * The transport state of one QP: its queues and the requester, responder and completer
- * variables of rxe (req.psn, comp.psn, resp.psn, msn, timers, retry counters). Every method is
- * called with the owning QP's monitor held, by user threads (post, modify) or the engine.
+ * The transport side of one QP, as rxe's {@code struct rxe_qp}: its attributes
+ * ({@link QpAttributes}), its send queue ({@link SendQueue}) and receive queue, the receive in
+ * progress, the timers, and the requester's, completer's and responder's own state
+ * ({@link RequesterState}, {@link CompleterState}, {@link ResponderState}). What stays here is
+ * what belongs to the QP as a whole: modify_qp and the state walk (RESET empties, ERR
+ * flushes), the posting entry points ({@link Posting} checks), and completion bookkeeping
+ * ({@link WorkCompletions} fills the CQE). It is over 400 lines because those entry points
+ * and the query accessors SoftQp uses are each a few lines, and splitting them further would
+ * only move the same fields behind more indirection. Every method is called with the owning
+ * QP's monitor held, by user threads (post, modify) or the engine.
  */
 public final class TransportQp {
     public final int qpn;
     public final QpType type;
     /** UD or GSI: datagrams, one SEND_ONLY packet each with a DETH, no PSN checks, no ACKs. */
     public final boolean datagram;
+    /** The transport of the QP's packets (UD for GSI too): the error table's column. */
+    final Transport transport;
     final Object pd;
     final MemoryTable memory;
     final CompletionSink sendCq;
@@ -38,9 +44,7 @@ public final class TransportQp {
 
     // --- attributes (modify_qp) ---
     QpState state = QpState.RESET;
-    int accessFlags;
-    Mtu mtu = Mtu.MTU_1024;
-    int destQpn;
+    final QpAttributes attr = new QpAttributes();
     AhAttr ah;
     InetSocketAddress peer;
     int peerIpv4;
@@ -48,23 +52,11 @@ public final class TransportQp {
     byte[] peerIpv6;
     /** The peer's UDP source port once strict source checking pinned it, else 0 (see SourcePin). */
     int pinnedPeerPort;
-    int timeout;
-    int retryCnt;
-    int rnrRetry;
-    int minRnrTimer;
-    /**
-     * UD/GSI: the Q_Key incoming datagrams must carry (and outgoing ones use when the WR's has bit
-     * 31 set). Controlled (bit 31 set) only on the GSI QP, where it is 0x80010000.
-     */
-    int qkey;
     /** UD: datagrams are at most the port's MTU. */
     final int udMtuBytes;
 
     // --- queues ---
-    final SendWqe[] sq;
-    long sqHead; // oldest not completed
-    long sqNext; // the one the requester works on
-    long sqTail; // next free
+    final SendQueue sq;
     /** The QP's own receive queue; null when its receives come from an SRQ. */
     final RecvQueue rq;
     final ReceiveSource receives;
@@ -76,63 +68,21 @@ public final class TransportQp {
     final java.lang.foreign.MemorySegment inlineBuffer;
     final int maxInline;
 
-    // --- requester / completer (rxe req.* and comp.*) ---
-    int reqPsn;
-    int compPsn;
-    /** One past the highest PSN ever sent: packets below it are retransmissions. */
-    int sentHighPsn;
-    int packetsSinceAckReq;
-    int retryLeft;
-    int rnrRetryLeft;
-    /** Local ACK timer deadline in clock nanos, 0 when off. */
-    long retransmitDeadline;
-    /** RNR back-off deadline in clock nanos, 0 when not waiting. */
-    long rnrDeadline;
-    /** max_rd_atomic: READs/atomics this QP may have outstanding as initiator. */
-    int maxRdAtomic;
-    int rdAtomicOutstanding;
-    /** A retry sequence started at {@link #retryStartedPsn} and no progress since (rxe started_retry). */
-    boolean retryStarted;
-    int retryStartedPsn;
+    /** The stages' own variables, as rxe's qp->req, qp->comp and qp->resp. */
+    final RequesterState req = new RequesterState();
+    final CompleterState comp = new CompleterState();
+    final ResponderState resp = new ResponderState();
     /**
-     * Retries without progress (StallWarnings): whether an episode is on, when it began, whether
-     * it was reported, and the counters at its start (its own figures are the difference).
+     * The QP's timers (rxe qp->retrans_timer and qp->rnr_nak_timer): the local ACK timer's
+     * deadline, armed by the requester when it sends and by the completer on progress, and the
+     * RNR back-off's, set by the completer; clock nanos, 0 when off.
      */
-    boolean stalled;
-    long stallStartNanos;
-    boolean stallReported;
-    long stallRnrNaks;
-    long stallTimeouts;
-    long stallResent;
-
-    // --- responder (rxe resp.*) ---
-    int ePsn;
-    int msn;
-    boolean sentPsnNak;
-    /** UC: a packet was lost or refused; drop until the next FIRST/ONLY (§2.6). */
-    boolean ucDropping;
-    boolean inSend;
-    long recvOffset;
-    /** A plain ACK held back to be coalesced with later ones (see CoalescingAcks). */
-    boolean ackHeld;
-    int ackHeldPsn;
-    /** The engine pass in which the held ACK was first held. */
-    long ackHeldPass;
+    long retransmitDeadline;
+    long rnrDeadline;
     /** The monitor that guards this state (the owning QP object). */
     final Object lock;
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
     boolean communicationEstablished;
-    /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
-    boolean inWrite;
-    java.lang.foreign.MemorySegment writeTarget;
-    /** The region {@link #writeTarget} lies in, re-checked on every packet (SEC-46); null for a zero-length WRITE. */
-    org.jrdma.soft.SoftMr writeMr;
-    long writeOffset;
-    long writeRemaining;
-    long writeLength;
-    /** max_dest_rd_atomic and the responder resources that remember READs and atomics (rxe resp.resources). */
-    int maxDestRdAtomic;
-    final ResponderResources resources = new ResponderResources();
 
     public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
@@ -143,23 +93,21 @@ public final class TransportQp {
         this.udMtuBytes = udMtuBytes;
         this.type = type;
         this.datagram = type.isDatagram();
+        this.transport = datagram ? Transport.UD : type == QpType.UC ? Transport.UC : Transport.RC;
         this.pd = pd;
         this.memory = memory;
         this.sendCq = sendCq;
         this.recvCq = recvCq;
         this.sqSigAll = sqSigAll;
         this.deviceCounters = deviceCounters;
-        this.sq = new SendWqe[Math.max(1, maxSendWr)];
-        for (int i = 0; i < sq.length; i++) {
-            sq[i] = new SendWqe(maxSendSge);
-        }
+        this.sq = new SendQueue(maxSendWr, maxSendSge);
         this.rq = srq == null ? new RecvQueue(maxRecvWr, maxRecvSge) : null;
         this.receives = srq == null ? rq : srq;
         this.current = new RecvWqe(org.jrdma.soft.SoftLimits.MAX_SGE);
         this.events = events;
         this.maxInline = maxInline;
         this.inlineBuffer = maxInline > 0
-                ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.length) : null;
+                ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.capacity()) : null;
     }
 
     void count(QpCounter c) {
@@ -177,7 +125,7 @@ public final class TransportQp {
     }
 
     public int destQpn() {
-        return destQpn;
+        return attr.destQpn;
     }
 
     public InetSocketAddress peer() {
@@ -194,13 +142,40 @@ public final class TransportQp {
     }
 
     public int mtuBytes() {
-        return mtu.bytes();
+        return attr.mtu.bytes();
     }
 
     // ------------------------------------------------------------------ attributes
 
-    public void setAccessFlags(int flags) {
-        accessFlags = flags;
+    /**
+     * Applies modify_qp's attributes other than the state and the path (validated already):
+     * the values as one, then what some of them mean for the stages — rq_psn is the
+     * responder's expected PSN, sq_psn the requester's and completer's start, retry_cnt and
+     * rnr_retry refill the completer's counters, max_dest_rd_atomic sizes the responder
+     * resources.
+     */
+    public void modify(QpAttr a, int mask) {
+        attr.apply(a, mask);
+        if (QpAttrMask.RQ_PSN.in(mask)) {
+            resp.ePsn = a.rqPsn();
+            resp.sentPsnNak = false;
+        }
+        if (QpAttrMask.SQ_PSN.in(mask)) {
+            Requester.retryIfRequested(this); // a retry asked for the old PSNs happens first
+            req.reqPsn = a.sqPsn();
+            comp.compPsn = a.sqPsn();
+            req.sentHighPsn = a.sqPsn();
+            req.packetsSinceAckReq = 0;
+        }
+        if (QpAttrMask.RETRY_CNT.in(mask)) {
+            comp.retryLeft = a.retryCnt();
+        }
+        if (QpAttrMask.RNR_RETRY.in(mask)) {
+            comp.rnrRetryLeft = a.rnrRetry();
+        }
+        if (QpAttrMask.MAX_DEST_RD_ATOMIC.in(mask)) {
+            resp.resources.resize(a.maxDestRdAtomic());
+        }
     }
 
     public void setPath(AhAttr ah, InetSocketAddress peer, int peerIpv4) {
@@ -211,58 +186,16 @@ public final class TransportQp {
         this.pinnedPeerPort = 0; // a new path: learn the peer's port again (SourcePin)
     }
 
-    public void setMtu(Mtu m) {
-        mtu = m;
-    }
-
-    public void setDestQpn(int q) {
-        destQpn = q;
-    }
-
-    public void setRqPsn(int psn) {
-        ePsn = psn;
-        sentPsnNak = false;
-    }
-
-    public void setSqPsn(int psn) {
-        reqPsn = psn;
-        compPsn = psn;
-        sentHighPsn = psn;
-        packetsSinceAckReq = 0;
-    }
-
-    public void setTimeout(int t) {
-        timeout = t;
-    }
-
-    public void setRetryCnt(int n) {
-        retryCnt = n;
-        retryLeft = n;
-    }
-
-    public void setRnrRetry(int n) {
-        rnrRetry = n;
-        rnrRetryLeft = n;
-    }
-
-    public void setQkey(int k) {
-        qkey = k;
-    }
-
     public int qkey() {
-        return qkey;
-    }
-
-    public void setMinRnrTimer(int code) {
-        minRnrTimer = code;
+        return attr.qkey;
     }
 
     public int accessFlags() {
-        return accessFlags;
+        return attr.accessFlags;
     }
 
     public Mtu mtu() {
-        return mtu;
+        return attr.mtu;
     }
 
     public AhAttr ah() {
@@ -270,44 +203,35 @@ public final class TransportQp {
     }
 
     public int rqPsn() {
-        return ePsn;
+        return resp.ePsn;
     }
 
     public int sqPsn() {
-        return reqPsn;
+        return req.needRetry ? req.retryPsn : req.reqPsn;
     }
 
     public int timeout() {
-        return timeout;
+        return attr.timeout;
     }
 
     public int retryCnt() {
-        return retryCnt;
+        return attr.retryCnt;
     }
 
     public int rnrRetry() {
-        return rnrRetry;
+        return attr.rnrRetry;
     }
 
     public int minRnrTimer() {
-        return minRnrTimer;
+        return attr.minRnrTimer;
     }
 
     public int maxRdAtomic() {
-        return maxRdAtomic;
+        return attr.maxRdAtomic;
     }
 
     public int maxDestRdAtomic() {
-        return maxDestRdAtomic;
-    }
-
-    public void setMaxRdAtomic(int n) {
-        maxRdAtomic = n;
-    }
-
-    public void setMaxDestRdAtomic(int n) {
-        maxDestRdAtomic = n;
-        resources.resize(n);
+        return attr.maxDestRdAtomic;
     }
 
     /** The earliest armed timer deadline (clock nanos), or 0 when none is armed. */
@@ -320,7 +244,7 @@ public final class TransportQp {
 
     /** The local ACK timeout: 4.096 µs × 2^timeout; 0 means no timer (ROCEV2-FACTS §2.2). */
     long ackTimeoutNanos() {
-        return timeout == 0 ? 0 : 4096L << timeout;
+        return attr.timeout == 0 ? 0 : 4096L << attr.timeout;
     }
 
     // ------------------------------------------------------------------ state changes
@@ -338,41 +262,38 @@ public final class TransportQp {
         } else if (target == QpState.ERR && from != QpState.ERR) {
             flush();
         } else if (target == QpState.RTS && from == QpState.RTR) {
-            retryLeft = retryCnt;
-            rnrRetryLeft = rnrRetry;
+            comp.retryLeft = attr.retryCnt;
+            comp.rnrRetryLeft = attr.rnrRetry;
         }
     }
 
     private void resetQueues() {
-        for (long i = sqHead; i < sqTail; i++) {
-            sq[slot(i, sq.length)].reset();
+        for (long i = sq.head; i < sq.tail; i++) {
+            sq.at(i).reset();
         }
         if (rq != null) {
             rq.clear();
         }
         current.reset();
         hasCurrent = false;
-        sqHead = sqNext = sqTail = 0;
-        msn = 0;
-        ackHeld = false;
-        inSend = false;
-        recvOffset = 0;
-        inWrite = false;
-        writeTarget = null;
-        writeMr = null;
-        resources.clear();
-        rdAtomicOutstanding = 0;
-        retryStarted = false;
+        sq.head = sq.next = sq.tail = 0;
+        resp.msn = 0;
+        resp.ackHeld = false;
+        resp.inSend = false;
+        resp.recvOffset = 0;
+        resp.inWrite = false;
+        resp.writeTarget = null;
+        resp.writeMr = null;
+        resp.resources.clear();
+        req.rdAtomicOutstanding = 0;
+        comp.retryStarted = false;
+        req.needRetry = false;
         retransmitDeadline = 0;
         rnrDeadline = 0;
-        sentPsnNak = false;
+        resp.sentPsnNak = false;
         ah = null;
         peer = null;
-        destQpn = 0;
-    }
-
-    static int slot(long index, int length) {
-        return (int) (index % length);
+        attr.destQpn = 0;
     }
 
     /**
@@ -390,10 +311,10 @@ public final class TransportQp {
     void flush() {
         retransmitDeadline = 0;
         rnrDeadline = 0;
-        while (sqHead < sqTail) {
-            completeSend(sq[slot(sqHead, sq.length)], WcStatus.WR_FLUSH_ERR);
+        while (sq.head < sq.tail) {
+            completeSend(sq.at(sq.head), WcStatus.WR_FLUSH_ERR);
         }
-        sqNext = sqHead;
+        sq.next = sq.head;
         if (hasCurrent) {
             completeRecv(WcStatus.WR_FLUSH_ERR, 0, false, 0, false);
         }
@@ -407,209 +328,30 @@ public final class TransportQp {
             // learns that this QP will take no more from the last-WQE-reached event.
             events.raise(org.jrdma.verbs.AsyncEventType.QP_LAST_WQE_REACHED);
         }
-        inSend = false;
-        recvOffset = 0;
-        inWrite = false;
-        writeTarget = null;
-        writeMr = null;
-        resources.stopReply();
-        rdAtomicOutstanding = 0;
+        resp.inSend = false;
+        resp.recvOffset = 0;
+        resp.inWrite = false;
+        resp.writeTarget = null;
+        resp.writeMr = null;
+        resp.resources.stopReply();
+        req.rdAtomicOutstanding = 0;
     }
 
     // ------------------------------------------------------------------ posting
 
-    /** ibv_post_send for one WR. */
+    /** ibv_post_send for one WR (checks and WQE set-up in {@link Posting}). */
     public void postSend(SendWorkRequest wr) {
-        if (!state.canPostSend()) {
-            throw new VerbsException(Errno.EINVAL, "post_send: QP 0x" + Integer.toHexString(qpn) + " is in " + state
-                    + "; sends need RTS (or SQD/ERR)");
-        }
-        if (sqTail - sqHead >= sq.length) {
-            throw new VerbsException(Errno.ENOMEM, "post_send: the send queue is full (" + sq.length + " WRs outstanding)");
-        }
-        checkOpcode(wr);
-        SendWqe w = sq[slot(sqTail, sq.length)];
-        SgList sgl = wr.sgList;
-        if (sgl.count() > w.gather.segments.length) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + sgl.count() + " SGEs but max_send_sge is " + w.gather.segments.length);
-        }
-        long total = sgl.totalLength();
-        if (total > org.jrdma.soft.SoftLimits.MAX_MSG_SIZE) {
-            throw new VerbsException(Errno.EINVAL, "post_send: message of " + total + " bytes exceeds max_msg_sz "
-                    + org.jrdma.soft.SoftLimits.MAX_MSG_SIZE);
-        }
-        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-        if (inline && total > maxInline) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + total + " inline bytes exceed max_inline_data " + maxInline);
-        }
-        w.reset();
-        w.wrId = wr.wrId;
-        w.opcode = wr.opcode;
-        w.sendFlags = wr.sendFlags;
-        w.signaled = sqSigAll || (wr.sendFlags & SendFlags.SIGNALED) != 0;
-        w.solicited = (wr.sendFlags & SendFlags.SOLICITED) != 0;
-        w.immData = wr.immData;
-        w.remoteAddr = wr.remoteAddr;
-        w.rkey = wr.rkey;
-        w.compareAdd = wr.compareAdd;
-        w.swap = wr.swap;
-        w.invalidateRkey = wr.invalidateRkey;
-        if (wr.opcode == WrOpcode.BIND_MW) {
-            bindWindow(w, (org.jrdma.soft.SoftMw) wr.mw, wr.bind);
-            // ibverbs: the caller picks the new rkey with ibv_inc_rkey; honour it when only the key
-            // byte changed and it is free, else pick one the same way; either way report it back.
-            int asked = wr.rkey;
-            int current = ((org.jrdma.soft.SoftMw) wr.mw).rkey();
-            if (wr.bind.length() != 0 && asked != 0 && asked != current && (asked & ~0xFF) == (current & ~0xFF)
-                    && memory.isFreeWindowKey(asked)) {
-                w.newRkey = asked;
-            }
-            wr.rkey = w.newRkey;
-        }
-        if (datagram) {
-            w.udDestination = (UdDestination) wr.ah;
-            w.remoteQpn = wr.remoteQpn;
-            // IBA: a remote Q_Key with the high bit set means "use the QP's own Q_Key". Since only
-            // the GSI QP may own a controlled Q_Key (QpTransitions), no other QP can send one:
-            // a user QP cannot forge a CM message with 0x80010000. The GSI QP's own is 0x80010000.
-            w.remoteQkey = org.jrdma.verbs.Qkey.isControlled(wr.remoteQkey) ? qkey : wr.remoteQkey;
-        }
-        if (inline) {
-            copyInline(w, sgl, total);
-        } else {
-            // A READ's or atomic's local buffer is written by the responses: it needs LOCAL_WRITE (rxe).
-            boolean written = wr.opcode == WrOpcode.RDMA_READ || wr.opcode == WrOpcode.ATOMIC_CMP_AND_SWP
-                    || wr.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD;
-            w.postError = w.gather.resolve(sgl, memory, pd, written);
-        }
-        sqTail++;
-        if (state == QpState.ERR) {
-            flush(); // IBA: WRs posted in ERR complete with WR_FLUSH_ERR
-        }
-    }
-
-    private void bindWindow(SendWqe w, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind) {
-        w.mw = mw;
-        w.bind = bind;
-        w.newRkey = bind.length() == 0 ? mw.rkey() : memory.freeWindowKey(mw.rkey());
+        Posting.postSend(this, wr);
     }
 
     /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
     public int postBind(long wrId, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
-        if (!state.canPostSend()) {
-            throw new VerbsException(Errno.EINVAL, "bind_mw: QP 0x" + Integer.toHexString(qpn) + " is in " + state + "; binds need RTS");
-        }
-        if (sqTail - sqHead >= sq.length) {
-            throw new VerbsException(Errno.ENOMEM, "bind_mw: the send queue is full (" + sq.length + " WRs outstanding)");
-        }
-        mw.checkBind(bind, org.jrdma.verbs.MwType.TYPE_1, pd);
-        SendWqe w = sq[slot(sqTail, sq.length)];
-        w.reset();
-        w.wrId = wrId;
-        w.opcode = WrOpcode.BIND_MW;
-        w.sendFlags = 0;
-        w.signaled = signaled || sqSigAll;
-        bindWindow(w, mw, bind);
-        sqTail++;
-        if (state == QpState.ERR) {
-            flush();
-        }
-        return w.newRkey;
-    }
-
-    /** What the send queue takes for this QP type, and what each opcode needs (EINVAL otherwise, as rxe). */
-    private void checkOpcode(SendWorkRequest wr) {
-        if (datagram) {
-            checkUd(wr);
-            return;
-        }
-        if (type == QpType.UC && wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM
-                && wr.opcode != WrOpcode.RDMA_WRITE && wr.opcode != WrOpcode.RDMA_WRITE_WITH_IMM) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a UC QP (SEND and RDMA WRITE only)");
-        }
-        switch (wr.opcode) {
-            case SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, LOCAL_INV -> { }
-            case SEND_WITH_INV -> {
-                if (type != QpType.RC) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: SEND_WITH_INV needs an RC QP");
-                }
-            }
-            case BIND_MW -> {
-                if (!(wr.mw instanceof org.jrdma.soft.SoftMw mw) || wr.bind == null) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: BIND_MW needs a window of this device and what to bind");
-                }
-                mw.checkBind(wr.bind, org.jrdma.verbs.MwType.TYPE_2, pd);
-            }
-            case RDMA_READ -> {
-                if ((wr.sendFlags & SendFlags.INLINE) != 0) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: RDMA_READ cannot be inline");
-                }
-                requireInitiatorDepth(wr);
-            }
-            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
-                if (wr.sgList.count() != 1 || wr.sgList.get(0).length != 8) {
-                    throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " needs one 8-byte SGE for the original value");
-                }
-                requireInitiatorDepth(wr);
-            }
-            default -> throw new VerbsException(Errno.EOPNOTSUPP, "post_send: opcode " + wr.opcode
-                    + " is not supported on an RC QP of the soft provider");
-        }
-    }
-
-    private void checkUd(SendWorkRequest wr) {
-        if (wr.opcode != WrOpcode.SEND && wr.opcode != WrOpcode.SEND_WITH_IMM) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " is not available on a " + type + " QP (SEND only)");
-        }
-        if (!(wr.ah instanceof UdDestination)) {
-            throw new VerbsException(Errno.EINVAL, "post_send: a UD send needs an address handle of this device (create_ah)");
-        }
-        if (wr.remoteQpn <= 0 || wr.remoteQpn > 0xFFFFFF) {
-            throw new VerbsException(Errno.EINVAL, "post_send: UD remote QPN " + wr.remoteQpn + " outside 1..0xFFFFFF");
-        }
-        long total = wr.sgList.totalLength();
-        if (total > udMtuBytes) {
-            // A datagram is one packet: larger than the MTU it cannot be sent (IBA C10-93.1.1; rxe
-            // silently drops it and reports success — we refuse it at post time instead).
-            throw new VerbsException(Errno.EINVAL, "post_send: UD message of " + total + " bytes exceeds the MTU " + udMtuBytes);
-        }
-    }
-
-    private void requireInitiatorDepth(SendWorkRequest wr) {
-        if (maxRdAtomic == 0) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + wr.opcode + " on a QP with max_rd_atomic 0 could never start");
-        }
-    }
-
-    /**
-     * Inline data is copied at post time, so the caller may reuse its buffer at once, and its
-     * lkey is not checked (ibv_post_send.3). Unlike C, Java cannot read an arbitrary address
-     * safely, so the bytes must still lie in a registered region of the QP's PD, found by address.
-     */
-    private void copyInline(SendWqe w, SgList sgl, long total) {
-        w.postError = w.gather.resolve(sgl, memory, pd, false, true);
-        if (w.postError != null) {
-            return;
-        }
-        long base = (long) slot(sqTail, sq.length) * maxInline;
-        w.gather.copyOut(0, inlineBuffer, base, (int) total);
-        w.gather.clear();
-        w.gather.add(null, inlineBuffer, base, (int) total);
+        return Posting.postBind(this, wrId, mw, bind, signaled);
     }
 
     /** ibv_post_recv for one WR. */
     public void postRecv(RecvWorkRequest wr) {
-        if (rq == null) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn)
-                    + " takes its receives from an SRQ; post them there");
-        }
-        if (!state.canPostRecv()) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qpn) + " is in RESET; move it to INIT first");
-        }
-        rq.post(wr, memory, pd, "post_recv");
-        if (state == QpState.ERR) {
-            flush();
-        }
+        Posting.postRecv(this, wr);
     }
 
     /**
@@ -628,36 +370,21 @@ public final class TransportQp {
     /** Pops the oldest send WQE with {@code status}; a CQE if signaled or failed (IBA 10.7.3.1). */
     void completeSend(SendWqe w, WcStatus status) {
         if (w.holdsRdAtomicSlot) {
-            rdAtomicOutstanding--;
+            req.rdAtomicOutstanding--;
         }
-        if (w.signaled || status != WcStatus.SUCCESS) {
-            WorkCompletion wc = sendCq.claim();
-            if (wc == null) {
-                cqOverflow();
-            } else {
-                wc.wrId = w.wrId;
-                wc.status = status;
-                wc.opcode = w.opcode.completionOpcode();
-                wc.qpNum = qpn;
-                if (status == WcStatus.SUCCESS) {
-                    wc.byteLen = (int) w.length();
-                    if (w.opcode.hasImmediate()) {
-                        wc.wcFlags = WcFlags.WITH_IMM;
-                    }
-                }
-                sendCq.commit(false);
-            }
+        if ((w.signaled || status != WcStatus.SUCCESS) && !WorkCompletions.send(sendCq, qpn, w, status)) {
+            cqOverflow();
         }
         w.reset();
-        sqHead++;
-        if (sqNext < sqHead) {
-            sqNext = sqHead;
+        sq.head++;
+        if (sq.next < sq.head) {
+            sq.next = sq.head;
         }
     }
 
     /** Completes the receive in progress ({@link #current}); a receive completion is always generated. */
     void completeRecv(WcStatus status, long byteLen, boolean withImm, int immData, boolean solicited) {
-        completeRecv(status, byteLen, withImm, immData, solicited, WcOpcode.RECV, destQpn);
+        completeRecv(status, byteLen, withImm, immData, solicited, WcOpcode.RECV, attr.destQpn);
     }
 
     /** {@code srcQp}: the sender's QPN (RC/UC: the connected peer; UD: the DETH source QP). */
@@ -669,25 +396,10 @@ public final class TransportQp {
     /** {@code flags}: WITH_IMM or WITH_INV ({@code immData} then holds the immediate or the invalidated rkey). */
     void completeRecv(WcStatus status, long byteLen, int flags, int immData, boolean solicited, WcOpcode opcode,
             int srcQp) {
-        RecvWqe w = current;
-        WorkCompletion wc = recvCq.claim();
-        if (wc == null) {
+        if (!WorkCompletions.recv(recvCq, qpn, current, status, byteLen, flags, immData, solicited, opcode, srcQp)) {
             cqOverflow();
-        } else {
-            wc.wrId = w.wrId;
-            wc.status = status;
-            wc.opcode = opcode;
-            wc.qpNum = qpn;
-            if (status == WcStatus.SUCCESS) {
-                wc.byteLen = (int) byteLen;
-                // RoCE receives always carry a GRH (the IP header); rxe sets the flag on every one.
-                wc.wcFlags = WcFlags.GRH | flags;
-                wc.immData = immData;
-                wc.srcQp = srcQp;
-            }
-            recvCq.commit(solicited);
         }
-        w.reset();
+        current.reset();
         hasCurrent = false;
     }
 
@@ -715,19 +427,19 @@ public final class TransportQp {
 
     /** Completes, in order, the finished entries at the head that need no ACK (UC/UD sends, local work). */
     void completeDone() {
-        while (sqHead < sqNext && sq[slot(sqHead, sq.length)].state == SendWqe.State.DONE) {
-            completeSend(sq[slot(sqHead, sq.length)], WcStatus.SUCCESS);
+        while (sq.head < sq.next && sq.at(sq.head).state == SendWqe.State.DONE) {
+            completeSend(sq.at(sq.head), WcStatus.SUCCESS);
         }
     }
 
     /** Whether a READ reply (or a duplicate READ's replay) is still being sent. */
     public boolean readReplyInProgress() {
-        return resources.replying != null;
+        return resp.resources.replying != null;
     }
 
     /** Outstanding send WRs (posted, not completed). */
     public int sendQueueDepth() {
-        return (int) (sqTail - sqHead);
+        return sq.depth();
     }
 
     /** Posted receive WRs not yet completed (0 for a QP on an SRQ). */

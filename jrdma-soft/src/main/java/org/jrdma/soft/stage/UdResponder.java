@@ -24,6 +24,8 @@ public final class UdResponder {
     public static final int GRH_BYTES = org.jrdma.verbs.Grh.BYTES;
 
     private final ByteBuffer grh = ByteBuffer.allocate(GRH_BYTES).order(ByteOrder.BIG_ENDIAN);
+    /** UD's rows of the error table send nothing back, so no packet writer. */
+    private final ResponderErrors errors = new ResponderErrors(null);
     private final MemorySegment grhBytes = MemorySegment.ofBuffer(grh);
 
     /**
@@ -53,12 +55,12 @@ public final class UdResponder {
         if (!qp.state.receives()) {
             return DropReason.BAD_QP_STATE;
         }
-        if (pkt.deth().qkey() != qp.qkey) {
-            qp.count(QpCounter.UD_DATAGRAMS_DROPPED); // IBA: a Q_Key violation is silently dropped
+        if (pkt.deth().qkey() != qp.attr.qkey) {
+            errors.apply(qp, ResponderOutcome.QKEY_VIOLATION, 0); // IBA: a Q_Key violation is silently dropped
             return DropReason.BAD_QKEY;
         }
         if (!qp.takeReceive()) {
-            qp.count(QpCounter.UD_DATAGRAMS_DROPPED);
+            errors.apply(qp, ResponderOutcome.RNR, 0);
             return DropReason.NONE;
         }
         RecvWqe w = qp.current;
@@ -66,13 +68,13 @@ public final class UdResponder {
         boolean withImm = pkt.opcode().hasImmediate();
         int imm = withImm ? pkt.immDt().immediate() : 0;
         if (w.postError != null || !w.gather.stillValid()) {
-            qp.completeRecv(WcStatus.LOC_PROT_ERR, 0, false, 0, false);
+            errors.apply(qp, ResponderOutcome.MALFORMED_WQE, 0);
             return DropReason.NONE;
         }
         if (GRH_BYTES + (long) payload > w.gather.totalLength()) {
             // The datagram does not fit: the receive completes with a local length error and
             // the QP carries on (IBA for UD; rxe drops it without a word).
-            qp.completeRecv(WcStatus.LOC_LEN_ERR, 0, false, 0, false);
+            errors.apply(qp, ResponderOutcome.RECV_TOO_SHORT, 0);
             return DropReason.NONE;
         }
         if (srcIpv6 != null) {
