@@ -30,7 +30,7 @@ import org.jrdma.verbs.QpType;
  * timers fire and its requester sends up to {@link #TX_BURST} packets. One receive buffer and
  * one set of flyweights serve every packet; nothing allocates per packet.
  */
-final class Engine {
+final class Engine implements EngineRunner.Pass {
     static final int RX_BURST = 64;
     static final int TX_BURST = 32;
     private static final int MAX_DATAGRAM = 1 << 16;
@@ -68,7 +68,8 @@ final class Engine {
      * the receive system call, which on an idle socket only says "nothing": the new request is
      * on the wire that much sooner.
      */
-    int doWork(boolean sendFirst) throws IOException {
+    @Override
+    public int doWork(boolean sendFirst) throws IOException {
         responder.beginPass();
         int work = 0;
         if (sendFirst) {
@@ -102,12 +103,14 @@ final class Engine {
     }
 
     /** Sends every held ACK now (the device is stopping; caller holds the engine lock). */
-    void flushAllAcks() {
+    @Override
+    public void flushAllAcks() {
         responder.flushAllAcks();
     }
 
     /** Whether an ACK is being held for a later pass (read by the engine thread without the lock). */
-    boolean acksHeld() {
+    @Override
+    public boolean acksHeld() {
         return responder.acksHeld();
     }
 
@@ -129,7 +132,8 @@ final class Engine {
     }
 
     /** Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none). */
-    long nanosUntilNextTimer(long now) {
+    @Override
+    public long nanosUntilNextTimer(long now) {
         long best = Long.MAX_VALUE;
         for (SoftQp qp : hca.qps()) {
             synchronized (qp) {

@@ -28,7 +28,7 @@ import org.jrdma.verbs.VerbsException;
 
 /**
  * One soft device's hardware: its UDP socket, its QPs and memory regions, and the engine that
- * moves packets. The engine is an agent in Aeron's sense: {@link #doWork()} does a bounded
+ * moves packets, run by an {@link EngineRunner}. The engine is an agent in Aeron's sense: {@link #doWork()} does a bounded
  * amount of work and returns how much; it runs on a dedicated thread, or — with
  * {@link ThreadingMode#INVOKER} — whenever the caller (a test) calls it, so tests can step the
  * transport deterministically.
@@ -58,12 +58,7 @@ public final class SoftHca {
     private volatile boolean portActive = true;
     private volatile boolean fatal;
     private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private volatile boolean running = true;
-    private volatile boolean pendingWork;
-    private volatile boolean sleeping;
-    private volatile long lastAppProgressNanos = System.nanoTime() - (1L << 40);
-    private final java.util.concurrent.locks.ReentrantLock engineLock = new java.util.concurrent.locks.ReentrantLock();
-    private Thread thread;
+    private final EngineRunner runner;
 
     private static final System.Logger PCAP_LOG = System.getLogger("org.jrdma.soft.pcap");
     /** The capture, or null: none asked for, or stopped after a write failed (see {@link #capture}). */
@@ -93,6 +88,8 @@ public final class SoftHca {
             this.drops = new Counters<>(DropReason.class);
         }
         this.engine = new Engine(this);
+        this.runner = new EngineRunner(spec.name(), engine, datagrams, options.clock(), options.threading(),
+                BackoffIdle::new, this::deviceFatal);
         this.dropLog = new DropLog(spec.name(), options.clock());
     }
 
@@ -127,9 +124,7 @@ public final class SoftHca {
             }
             throw e;
         }
-        if (options.threading() == ThreadingMode.DEDICATED) {
-            hca.thread = Thread.ofPlatform().daemon().name("jrdma-soft-" + spec.name()).start(hca::run);
-        }
+        hca.runner.start();
         return hca;
     }
 
@@ -512,53 +507,22 @@ public final class SoftHca {
      * worker progress). The engine state is touched by one thread at a time.
      */
     public int doWork() {
-        return doWork(false);
+        return runner.doWork();
     }
 
-    private int doWork(boolean sendFirst) {
-        if (!engineLock.tryLock()) {
-            return 0;
-        }
-        try {
-            pendingWork = false;
-            return engine.doWork(sendFirst);
-        } catch (IOException e) {
-            if (running) {
-                deviceFatal(e);
-            }
-            return 0;
-        } finally {
-            engineLock.unlock();
-        }
-    }
-
-    /**
-     * Progress driven by an application thread (an empty poll, a post): do the work now on
-     * this thread, and let the engine thread stand aside while the application is this busy,
-     * so that on a small machine the two do not compete for the same cores.
-     */
+    /** An empty poll or a post: progress on this thread (see {@link EngineRunner#progressFromApp}). */
     void progressFromApp() {
-        if (options.threading() == ThreadingMode.INVOKER) {
-            return; // the caller steps the engine itself, with doWork(), and nothing else does
-        }
-        lastAppProgressNanos = System.nanoTime();
-        doWork(false);
+        runner.progressFromApp();
     }
 
     /** The application is polling (and found completions): the engine thread stays parked. */
     void noteAppActive() {
-        if (options.threading() != ThreadingMode.INVOKER) {
-            lastAppProgressNanos = System.nanoTime();
-        }
+        runner.noteAppActive();
     }
 
     /** {@link #progressFromApp} after a post_send: the requesters send first. */
     void progressAfterPost() {
-        if (options.threading() == ThreadingMode.INVOKER) {
-            return;
-        }
-        lastAppProgressNanos = System.nanoTime();
-        doWork(true);
+        runner.progressAfterPost();
     }
 
     /**
@@ -567,132 +531,21 @@ public final class SoftHca {
      * against a QP that is gone. Waits for the engine (lock order: engine, then QP).
      */
     void flushHeldAck(SoftQp qp) {
-        engineLock.lock();
-        try {
-            engine.flushAck(qp);
-        } finally {
-            engineLock.unlock();
-        }
+        runner.locked(() -> engine.flushAck(qp));
     }
 
-    /**
-     * The application is about to block (a completion channel or async event wait): the engine
-     * thread takes over at once instead of when the polling window runs out.
-     */
+    /** The application is about to block: the engine thread takes over at once. */
     void appBlocking() {
-        if (options.threading() == ThreadingMode.INVOKER || thread == null) {
-            return;
-        }
-        lastAppProgressNanos = System.nanoTime() - (1L << 40);
-        java.util.concurrent.locks.LockSupport.unpark(thread);
+        runner.appBlocking();
     }
 
     /** Tells the engine that there is something to send (called after post_send / modify). */
     void wake() {
-        pendingWork = true;
-        if (sleeping) {
-            datagrams.wakeup();
-        }
-    }
-
-    private void run() {
-        int idle = 0;
-        while (running) {
-            // What an impairment holds back leaves when due, not at the engine's next pass: the
-            // application's thread may sit preempted in the middle of its pass, holding the engine.
-            long due = datagrams.releaseDue();
-            long quiet = System.nanoTime() - lastAppProgressNanos;
-            if (quiet < APP_ACTIVE_NANOS) {
-                // The application's own polls drive the engine; stay off the cores until it has
-                // been quiet for the whole window (or says it blocks: appBlocking unparks us) —
-                // but an ACK held for its next pass is not left waiting longer than ACK_HOLD.
-                boolean ackWaiting = engine.acksHeld();
-                if (ackWaiting && quiet >= ACK_HOLD_NANOS) {
-                    doWork();
-                } else {
-                    java.util.concurrent.locks.LockSupport.parkNanos(
-                            Math.min(due, ackWaiting ? ACK_HOLD_NANOS - quiet : APP_ACTIVE_NANOS - quiet));
-                }
-                idle = 0;
-                continue;
-            }
-            int work;
-            try {
-                work = doWork();
-            } catch (RuntimeException e) {
-                // A bug must not kill the device silently: report it and keep serving.
-                System.err.println("jrdma-soft " + spec.name() + ": engine error: " + e);
-                work = 0;
-            }
-            if (work > 0) {
-                idle = 0;
-                continue;
-            }
-            idle++;
-            if (idle < SPIN_PASSES) {
-                Thread.onSpinWait();
-            } else if (idle < SPIN_PASSES + YIELD_PASSES) {
-                Thread.yield();
-            } else {
-                park();
-            }
-        }
-    }
-
-    /** Busy passes before yielding: polling keeps latency low while traffic flows (ANCHORS.md). */
-    private static final int SPIN_PASSES = 20_000;
-    private static final int YIELD_PASSES = 200;
-    private static final long MAX_PARK_NANOS = 50_000_000L;
-    /**
-     * An application that progressed this recently is considered to be polling, and the engine
-     * thread stays parked. Long enough that a polling thread preempted for a few milliseconds on
-     * a busy machine does not bring the engine thread in to compete with it for the cores (two
-     * spinning threads per process measured 10–25 % slower WRITE bandwidth at 0.5 ms); an
-     * application that stops polling to block says so ({@link #appBlocking}) and is not kept
-     * waiting for it.
-     */
-    private static final long APP_ACTIVE_NANOS = 5_000_000L;
-    /** The longest an ACK waits for the next pass when the application stops polling. */
-    private static final long ACK_HOLD_NANOS = 1_000_000L;
-
-    /**
-     * Blocks until a datagram arrives, a post wakes us, or the next timer is due. The
-     * sleeping/pendingWork pair is a Dekker handshake: a post either sees us sleeping and
-     * wakes the selector, or we see its pendingWork and do not sleep.
-     */
-    private void park() {
-        sleeping = true;
-        try {
-            if (pendingWork || !running || engine.acksHeld()) {
-                return;
-            }
-            long wait = engine.nanosUntilNextTimer(options.clock().nanoTime());
-            datagrams.await(Math.min(Math.max(wait, 1_000_000L), MAX_PARK_NANOS));
-        } catch (IOException e) {
-            if (running) {
-                System.err.println("jrdma-soft " + spec.name() + ": wait failed: " + e);
-            }
-        } finally {
-            sleeping = false;
-        }
+        runner.wake();
     }
 
     void stop() {
-        running = false;
-        datagrams.wakeup();
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        engineLock.lock();
-        try {
-            engine.flushAllAcks(); // the last messages received are acknowledged before the socket closes
-        } finally {
-            engineLock.unlock();
-        }
+        runner.stop();
         try {
             datagrams.close();
         } catch (IOException e) {
@@ -708,12 +561,7 @@ public final class SoftHca {
             }
         }
         if (counterFile != null) {
-            engineLock.lock(); // no engine pass counts while the totals are folded
-            try {
-                counterFile.close();
-            } finally {
-                engineLock.unlock();
-            }
+            runner.locked(counterFile::close); // no engine pass counts while the totals are folded
         }
     }
 
