@@ -2,10 +2,10 @@ package org.jrdma.soft;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.stage.Completer;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
@@ -36,6 +36,8 @@ final class Engine implements EngineRunner.Pass {
     private static final int MAX_DATAGRAM = 1 << 16;
 
     private final SoftHca hca;
+    /** The device's endpoint: packets arrive from their source to it. */
+    private final RoceEndpoint local;
     private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment rxData = MemorySegment.ofBuffer(rxBuffer);
     private final RxPacket packet = new RxPacket();
@@ -53,6 +55,7 @@ final class Engine implements EngineRunner.Pass {
 
     Engine(SoftHca hca) {
         this.hca = hca;
+        this.local = hca.endpoint();
         this.out = new WireOut(hca);
         this.completer = new Completer(new StallWarnings(hca.spec().name()));
         this.requester = new Requester(out);
@@ -160,20 +163,23 @@ final class Engine implements EngineRunner.Pass {
         return n;
     }
 
-    /** The source address the bytes below belong to; Inet6Address.equals compares without allocating. */
-    private java.net.InetAddress lastIpv6From;
-    private byte[] lastIpv6Bytes;
+    /** The last datagram's source, as the socket gave it and as an endpoint. */
+    private InetSocketAddress lastFrom;
+    private RoceEndpoint lastSource;
 
-    /** The 16 bytes of an IPv6 source, reused while the source does not change; null for IPv4. */
-    private byte[] ipv6Bytes(java.net.InetAddress from) {
-        if (!(from instanceof java.net.Inet6Address)) {
-            return null;
+    /**
+     * The endpoint a datagram came from. The socket hands back the same object while the sender
+     * does not change (the JDK caches it), so the endpoint is made only when the socket made a
+     * new address too; a source equal to the last one is not made again either.
+     */
+    private RoceEndpoint source(InetSocketAddress from) {
+        if (from != lastFrom) {
+            if (!from.equals(lastFrom)) {
+                lastSource = RoceEndpoint.of(from);
+            }
+            lastFrom = from;
         }
-        if (from != lastIpv6From && !from.equals(lastIpv6From)) {
-            lastIpv6Bytes = from.getAddress();
-            lastIpv6From = from;
-        }
-        return lastIpv6Bytes;
+        return lastSource;
     }
 
     /**
@@ -192,11 +198,8 @@ final class Engine implements EngineRunner.Pass {
         }
         hca.counters().increment(QpCounter.RCVD_PACKETS);
         hca.counters().add(QpCounter.RCVD_BYTES, length);
-        // Inet4Address.hashCode() is the address as an int: no allocation on the IPv4 path. An
-        // IPv6 device keeps the bytes of the last source address (getAddress() copies them).
-        int srcIp = from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0;
-        byte[] srcIpv6 = hca.isIpv6() ? ipv6Bytes(from.getAddress()) : null;
-        hca.capture(false, srcIp, srcIpv6, from.getPort(), rxBuffer, length);
+        RoceEndpoint source = source(from);
+        hca.captureReceived(source, rxBuffer, length);
         DropReason reason = packet.wrap(rxBuffer, 0, length);
         if (reason != DropReason.NONE) {
             hca.drop(reason);
@@ -218,10 +221,7 @@ final class Engine implements EngineRunner.Pass {
             hca.drop(DropReason.BAD_PKEY);
             return;
         }
-        boolean icrcOk = hca.isIpv6()
-                ? srcIpv6 != null && icrc.verifyIpv6(srcIpv6, hca.localIpv6(), from.getPort(), hca.localPort(), rxBuffer, 0, length)
-                : icrc.verifyIpv4(srcIp, hca.localIpv4(), from.getPort(), hca.localPort(), rxBuffer, 0, length);
-        if (!icrcOk) {
+        if (!source.verifyIcrc(icrc, local, rxBuffer, 0, length)) {
             hca.drop(DropReason.BAD_ICRC);
             return;
         }
@@ -233,10 +233,8 @@ final class Engine implements EngineRunner.Pass {
                     return;
                 }
                 countReceived(t, length);
-                DropReason dropped = hca.isIpv6()
-                        ? udResponder.onDatagramIpv6(t, packet, rxData, srcIpv6, hca.localIpv6(), length)
-                        : udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
-                                icrc.lastIpFlags(), length);
+                DropReason dropped = udResponder.onDatagram(t, packet, rxData, source, local, icrc.lastIpId(),
+                        icrc.lastIpFlags(), length);
                 if (dropped != DropReason.NONE) {
                     hca.drop(dropped);
                 }
@@ -251,7 +249,7 @@ final class Engine implements EngineRunner.Pass {
                 return;
             }
             // RC accepts packets only from its connected peer (rxe check_addr; SEC-11).
-            if (t.peer() == null || (hca.isIpv6() ? !java.util.Arrays.equals(srcIpv6, t.peerIpv6()) : srcIp != t.peerIpv4())) {
+            if (t.peer() == null || !source.hasAddress(t.peer().getAddress())) {
                 hca.drop(DropReason.WRONG_SOURCE);
                 return;
             }

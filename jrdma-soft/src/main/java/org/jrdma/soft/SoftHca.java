@@ -12,9 +12,10 @@ import org.jrdma.soft.mem.MemoryTable;
 import org.jrdma.soft.mem.Quarantine;
 import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
-import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.PcapWriter;
+import org.jrdma.soft.net.Ipv6Endpoint;
 import org.jrdma.soft.net.PortHolder;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
@@ -38,10 +39,8 @@ public final class SoftHca {
     private final SoftOptions options;
     private final Datagrams datagrams;
     private final Gid gid;
-    private final int localIpv4;
-    /** The device's IPv6 address (16 bytes) when it is an IPv6 device, else null; then localIpv4 is 0. */
-    private final byte[] localIpv6;
-    private final int localPort;
+    /** Port 1's endpoint: the bound address, whose family is the device's. */
+    private final RoceEndpoint endpoint;
     private final Mtu activeMtu;
     private final MemoryTable memory = new MemoryTable();
     /** The device counters' file, shared with other processes; null when they stay private. */
@@ -72,9 +71,7 @@ public final class SoftHca {
         this.datagrams = datagrams;
         InetSocketAddress local = datagrams.localAddress();
         this.gid = Gid.of(local.getAddress());
-        this.localIpv4 = SoftQp.ipv4(local.getAddress());
-        this.localIpv6 = SoftQp.ipv6(local.getAddress());
-        this.localPort = local.getPort();
+        this.endpoint = RoceEndpoint.of(local);
         this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
         this.counterFile = options.statsDir() == null ? null
                 : CounterFile.create(options.statsDir(), spec.name(), counterNames()).orElse(null);
@@ -234,42 +231,48 @@ public final class SoftHca {
         return pcap != null;
     }
 
-    /**
-     * Records a packet in the pcap, if one is open: everything sent, and what is received from
-     * other devices (a device talking to itself would otherwise appear twice).
-     */
-    void capture(boolean sent, int peerIp, int peerPort, java.nio.ByteBuffer buffer, int length) {
-        capture(sent, peerIp, null, peerPort, buffer, length);
-    }
-
-    /** As above; {@code peerIpv6} is the peer's IPv6 address on an IPv6 device (then peerIp is unused). */
-    void capture(boolean sent, int peerIp, byte[] peerIpv6, int peerPort, java.nio.ByteBuffer buffer, int length) {
-        PcapWriter pcap = this.pcap;
-        if (pcap == null) {
-            return;
-        }
-        boolean self = localIpv6 != null ? java.util.Arrays.equals(peerIpv6, localIpv6) : peerIp == localIpv4;
-        if (!sent && self && peerPort == localPort) {
+    /** Records a packet received from {@code source}, unless it is our own (a device talking to itself would appear twice). */
+    void captureReceived(RoceEndpoint source, java.nio.ByteBuffer buffer, int length) {
+        PcapWriter open = pcap;
+        if (open == null || source.sameAs(endpoint)) {
             return;
         }
         try {
-            if (localIpv6 != null) {
-                if (peerIpv6 == null) {
-                    return;
-                }
-                if (sent) {
-                    pcap.writeIpv6(localIpv6, localPort, peerIpv6, peerPort, buffer, 0, length);
-                } else {
-                    pcap.writeIpv6(peerIpv6, peerPort, localIpv6, localPort, buffer, 0, length);
-                }
-            } else if (sent) {
-                pcap.write(localIpv4, localPort, peerIp, peerPort, buffer, 0, length);
-            } else {
-                pcap.write(peerIp, peerPort, localIpv4, localPort, buffer, 0, length);
+            if (source.record(open, endpoint, buffer, 0, length)) {
+                packetsCaptured++;
             }
-            packetsCaptured++;
         } catch (IOException e) {
-            stopCapture(pcap, e);
+            stopCapture(open, e);
+        }
+    }
+
+    /** Records a packet sent to {@code to}. */
+    void captureSent(RoceEndpoint to, java.nio.ByteBuffer buffer, int length) {
+        PcapWriter open = pcap;
+        if (open == null) {
+            return;
+        }
+        try {
+            if (endpoint.record(open, to, buffer, 0, length)) {
+                packetsCaptured++;
+            }
+        } catch (IOException e) {
+            stopCapture(open, e);
+        }
+    }
+
+    /** Records a packet sent to a QP's peer, in the form its transport state keeps it (see {@link RoceEndpoint}). */
+    void captureSent(int toIpv4, byte[] toIpv6, int toPort, java.nio.ByteBuffer buffer, int length) {
+        PcapWriter open = pcap;
+        if (open == null) {
+            return;
+        }
+        try {
+            if (endpoint.record(open, toIpv4, toIpv6, toPort, buffer, 0, length)) {
+                packetsCaptured++;
+            }
+        } catch (IOException e) {
+            stopCapture(open, e);
         }
     }
 
@@ -410,27 +413,19 @@ public final class SoftHca {
         return drops.get(reason);
     }
 
-    int localIpv4() {
-        return localIpv4;
-    }
-
-    /** The device's IPv6 address (shared, do not modify), or null for an IPv4 device. */
-    byte[] localIpv6() {
-        return localIpv6;
+    /** Port 1's endpoint: the address and UDP port the device is bound to. */
+    RoceEndpoint endpoint() {
+        return endpoint;
     }
 
     /** True for a device bound to an IPv6 address (its GID is that address, not ::ffff:-mapped). */
     boolean isIpv6() {
-        return localIpv6 != null;
+        return endpoint instanceof Ipv6Endpoint;
     }
 
     /** Strict unless the options say compat (SEC-12). */
     SourceCheck sourceCheck() {
         return options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck();
-    }
-
-    int localPort() {
-        return localPort;
     }
 
     Datagrams datagrams() {
