@@ -5,8 +5,10 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.stage.Completer;
+import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
 import org.jrdma.soft.stage.Responder;
@@ -29,15 +31,24 @@ import org.jrdma.verbs.QpType;
  * dispatched — requests to the responder, acknowledgements to the completer — then each QP's
  * timers fire and its requester sends up to {@link #TX_BURST} packets. One receive buffer and
  * one set of flyweights serve every packet; nothing allocates per packet.
+ *
+ * <p>It works on the device's parts — the port it receives from and sends through, the QP
+ * table, the device counters — never on the device; {@link EngineRunner} decides who runs it.
  */
 final class Engine implements EngineRunner.Pass {
     static final int RX_BURST = 64;
     static final int TX_BURST = 32;
     private static final int MAX_DATAGRAM = 1 << 16;
 
-    private final SoftHca hca;
+    private final SoftPort port;
+    private final Datagrams datagrams;
     /** The device's endpoint: packets arrive from their source to it. */
     private final RoceEndpoint local;
+    private final QpTable<SoftQp> qps;
+    private final Counters<QpCounter> counters;
+    private final Drops drops;
+    private final SourceCheck sourceCheck;
+    private final NanoClock clock;
     private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment rxData = MemorySegment.ofBuffer(rxBuffer);
     private final RxPacket packet = new RxPacket();
@@ -53,11 +64,18 @@ final class Engine implements EngineRunner.Pass {
     private final Completer completer;
     private final UdResponder udResponder = new UdResponder();
 
-    Engine(SoftHca hca) {
-        this.hca = hca;
-        this.local = hca.endpoint();
-        this.out = new WireOut(hca);
-        this.completer = new Completer(new StallWarnings(hca.spec().name()));
+    Engine(String deviceName, SoftPort port, QpTable<SoftQp> qps, Counters<QpCounter> counters, Drops drops,
+            SourceCheck sourceCheck, NanoClock clock) {
+        this.port = port;
+        this.datagrams = port.datagrams();
+        this.local = port.endpoint();
+        this.qps = qps;
+        this.counters = counters;
+        this.drops = drops;
+        this.sourceCheck = sourceCheck;
+        this.clock = clock;
+        this.out = new WireOut(port, counters);
+        this.completer = new Completer(new StallWarnings(deviceName));
         this.requester = new Requester(out);
         this.responder = new Responder(out);
     }
@@ -76,8 +94,8 @@ final class Engine implements EngineRunner.Pass {
         responder.beginPass();
         int work = 0;
         if (sendFirst) {
-            long now = hca.clock().nanoTime();
-            for (SoftQp qp : hca.qps()) {
+            long now = clock.nanoTime();
+            for (SoftQp qp : qps.all()) {
                 synchronized (qp) {
                     TransportQp t = qp.transport();
                     if (t.state() == QpState.RTS || t.state() == QpState.SQD) {
@@ -87,8 +105,8 @@ final class Engine implements EngineRunner.Pass {
             }
         }
         work += receive();
-        long now = hca.clock().nanoTime();
-        for (SoftQp qp : hca.qps()) {
+        long now = clock.nanoTime();
+        for (SoftQp qp : qps.all()) {
             synchronized (qp) {
                 TransportQp t = qp.transport();
                 if (t.state() == QpState.RESET || t.state() == QpState.INIT || t.state() == QpState.ERR) {
@@ -138,7 +156,7 @@ final class Engine implements EngineRunner.Pass {
     @Override
     public long nanosUntilNextTimer(long now) {
         long best = Long.MAX_VALUE;
-        for (SoftQp qp : hca.qps()) {
+        for (SoftQp qp : qps.all()) {
             synchronized (qp) {
                 long d = qp.transport().nextDeadline();
                 if (d != 0) {
@@ -153,7 +171,7 @@ final class Engine implements EngineRunner.Pass {
         int n = 0;
         while (n < RX_BURST) {
             rxBuffer.clear();
-            InetSocketAddress from = hca.datagrams().receive(rxBuffer);
+            InetSocketAddress from = datagrams.receive(rxBuffer);
             if (from == null) {
                 break;
             }
@@ -192,51 +210,51 @@ final class Engine implements EngineRunner.Pass {
     }
 
     private void handle(InetSocketAddress from, int length) {
-        if (!hca.portActive()) {
-            hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
+        if (!port.isActive()) {
+            counters.increment(QpCounter.PORT_DOWN_DROPS);
             return;
         }
-        hca.counters().increment(QpCounter.RCVD_PACKETS);
-        hca.counters().add(QpCounter.RCVD_BYTES, length);
+        counters.increment(QpCounter.RCVD_PACKETS);
+        counters.add(QpCounter.RCVD_BYTES, length);
         RoceEndpoint source = source(from);
-        hca.captureReceived(source, rxBuffer, length);
+        port.captureReceived(source, rxBuffer, length);
         DropReason reason = packet.wrap(rxBuffer, 0, length);
         if (reason != DropReason.NONE) {
-            hca.drop(reason);
+            drops.drop(reason);
             return;
         }
         Bth bth = packet.bth();
         // QPN 1 finds the GSI QP only while one exists; without it (and for QPN 0, which is never
         // created) the packet is dropped like any to an unknown QP (RELIABILITY-SECURITY REL-04).
-        SoftQp qp = hca.qp(bth.destQp());
+        SoftQp qp = qps.get(bth.destQp());
         if (qp == null) {
-            hca.drop(DropReason.UNKNOWN_QPN);
+            drops.drop(DropReason.UNKNOWN_QPN);
             return;
         }
         if (!accepts(qp.qpType(), packet.opcode().transport())) {
-            hca.drop(DropReason.WRONG_TRANSPORT);
+            drops.drop(DropReason.WRONG_TRANSPORT);
             return;
         }
         if (bth.pkey() != Bth.DEFAULT_PKEY) {
-            hca.drop(DropReason.BAD_PKEY);
+            drops.drop(DropReason.BAD_PKEY);
             return;
         }
         if (!source.verifyIcrc(icrc, local, rxBuffer, 0, length)) {
-            hca.drop(DropReason.BAD_ICRC);
+            drops.drop(DropReason.BAD_ICRC);
             return;
         }
         synchronized (qp) {
             TransportQp t = qp.transport();
             if (t.datagram) {
                 if (!t.state().receives()) {
-                    hca.drop(DropReason.BAD_QP_STATE);
+                    drops.drop(DropReason.BAD_QP_STATE);
                     return;
                 }
                 countReceived(t, length);
                 DropReason dropped = udResponder.onDatagram(t, packet, rxData, source, local, icrc.lastIpId(),
                         icrc.lastIpFlags(), length);
                 if (dropped != DropReason.NONE) {
-                    hca.drop(dropped);
+                    drops.drop(dropped);
                 }
                 return;
             }
@@ -245,18 +263,18 @@ final class Engine implements EngineRunner.Pass {
             QpState s = t.state();
             // rxe: requests need the responder ready (RTR and later); responses need RTS/SQD.
             if (request ? !s.receives() : !(s == QpState.RTS || s == QpState.SQD)) {
-                hca.drop(DropReason.BAD_QP_STATE);
+                drops.drop(DropReason.BAD_QP_STATE);
                 return;
             }
             // RC accepts packets only from its connected peer (rxe check_addr; SEC-11).
             if (t.peer() == null || !source.hasAddress(t.peer().getAddress())) {
-                hca.drop(DropReason.WRONG_SOURCE);
+                drops.drop(DropReason.WRONG_SOURCE);
                 return;
             }
             // Strict mode also pins the peer's UDP source port (SEC-12, SourceCheck).
-            boolean strict = hca.sourceCheck() == SourceCheck.STRICT;
+            boolean strict = sourceCheck == SourceCheck.STRICT;
             if (strict && !SourcePin.admits(t, from.getPort())) {
-                hca.drop(DropReason.WRONG_SOURCE_PORT);
+                drops.drop(DropReason.WRONG_SOURCE_PORT);
                 return;
             }
             long progress = strict ? SourcePin.mark(t) : 0;
@@ -265,7 +283,7 @@ final class Engine implements EngineRunner.Pass {
             if (request) {
                 responder.onRequest(t, packet, rxData);
             } else {
-                completer.onResponse(t, packet, rxData, hca.clock().nanoTime());
+                completer.onResponse(t, packet, rxData, clock.nanoTime());
             }
             if (strict) {
                 SourcePin.pinOnProgress(t, progress, from.getPort());

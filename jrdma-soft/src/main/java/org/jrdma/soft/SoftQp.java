@@ -27,7 +27,7 @@ import org.jrdma.verbs.spi.QpTransitions;
  * state is a {@link TransportQp} that the device engine drives. Both sides synchronize on
  * this object, so a call never observes the engine half-way through a packet.
  */
-public final class SoftQp implements QueuePair {
+public final class SoftQp implements QueuePair, QpTable.Entry {
     private static final System.Logger LOG = System.getLogger(SoftQp.class.getName());
     private final SoftPd pd;
     private final SoftHca hca;

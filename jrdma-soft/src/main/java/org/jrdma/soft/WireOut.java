@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.Gather;
 import org.jrdma.soft.stage.PacketOut;
 import org.jrdma.soft.stage.QpCounter;
@@ -30,7 +32,8 @@ import org.jrdma.soft.wire.Reth;
  * opcode table says which extension headers follow the BTH and where; the payload and its pad
  * follow them. The ICRC is computed for the IP header the kernel will write — the port's
  * endpoint knows which ({@link RoceEndpoint}: IPv4 with ID 0 and DF, see {@link UdpDatagrams},
- * or IPv6) — the two addresses, UDP 4791 → 4791 and the lengths.
+ * or IPv6) — the two addresses, UDP 4791 → 4791 and the lengths. It sends through the port and
+ * counts on the device counters; it does not know the device.
  */
 final class WireOut implements PacketOut {
     private static final int MAX_PACKET = 8192;
@@ -38,8 +41,10 @@ final class WireOut implements PacketOut {
     private static final int ACKNOWLEDGE = 0x11;
     private static final int ATOMIC_ACKNOWLEDGE = 0x12;
 
-    private final SoftHca hca;
+    private final SoftPort port;
     private final RoceEndpoint local;
+    private final Datagrams datagrams;
+    private final Counters<QpCounter> counters;
     private final ByteBuffer tx = ByteBuffer.allocateDirect(MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment txData = MemorySegment.ofBuffer(tx);
     private final Bth bth = new Bth();
@@ -52,9 +57,11 @@ final class WireOut implements PacketOut {
     private final Ieth ieth = new Ieth();
     private final Icrc icrc = new Icrc();
 
-    WireOut(SoftHca hca) {
-        this.hca = hca;
-        this.local = hca.endpoint();
+    WireOut(SoftPort port, Counters<QpCounter> counters) {
+        this.port = port;
+        this.local = port.endpoint();
+        this.datagrams = port.datagrams();
+        this.counters = counters;
     }
 
     /** Writes the BTH and returns the opcode's row; the caller fills the extension headers. */
@@ -166,11 +173,11 @@ final class WireOut implements PacketOut {
         byte[] toIpv6 = qp.peerIpv6();
         try {
             if (!local.writeIcrc(icrc, toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, 0, length)) {
-                hca.counters().increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp checks the family
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp checks the family
                 return;
             }
             if (leaves(length)) {
-                hca.captureSent(toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
+                port.captureSent(toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
                 send(qp, qp.peer(), length);
             }
         } finally {
@@ -183,11 +190,11 @@ final class WireOut implements PacketOut {
         int length = headersAndPayload + Icrc.LENGTH;
         try {
             if (!local.writeIcrc(icrc, to, tx, 0, length)) {
-                hca.counters().increment(QpCounter.TX_ERRORS); // cannot happen: create_ah checks the family
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: create_ah checks the family
                 return;
             }
             if (leaves(length)) {
-                hca.captureSent(to, tx, length);
+                port.captureSent(to, tx, length);
                 send(qp, to.socketAddress(), length);
             }
         } finally {
@@ -198,27 +205,27 @@ final class WireOut implements PacketOut {
     /** Readies the {@code length} bytes for the socket; false when the port is down (the cable is out: the packet is lost). */
     private boolean leaves(int length) {
         tx.limit(length).position(0);
-        if (!hca.portActive()) {
-            hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
+        if (!port.isActive()) {
+            counters.increment(QpCounter.PORT_DOWN_DROPS);
             return false;
         }
-        hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
+        port.noteTx(); // before the send: "the first packet leaves" no earlier than this
         return true;
     }
 
     private void send(TransportQp qp, java.net.InetSocketAddress to, int length) {
         try {
-            if (hca.datagrams().send(tx, to)) {
+            if (datagrams.send(tx, to)) {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);
-                hca.counters().increment(QpCounter.SENT_PACKETS);
-                hca.counters().add(QpCounter.SENT_BYTES, length);
+                counters.increment(QpCounter.SENT_PACKETS);
+                counters.add(QpCounter.SENT_BYTES, length);
             } else {
-                hca.counters().increment(QpCounter.TX_QUEUE_FULL);
+                counters.increment(QpCounter.TX_QUEUE_FULL);
             }
         } catch (IOException e) {
             // A send that fails is a lost packet: the transport's retransmission recovers it.
-            hca.counters().increment(QpCounter.TX_ERRORS);
+            counters.increment(QpCounter.TX_ERRORS);
         }
     }
 }
