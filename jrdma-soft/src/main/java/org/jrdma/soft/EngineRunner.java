@@ -236,8 +236,7 @@ final class EngineRunner {
         locked(pass::flushAllAcks); // the last messages received are acknowledged before the socket closes
     }
 
-    /** Whether {@link #stop} was called. */
-    boolean running() {
-        return running;
+    IdleStrategy idleStrategy() {
+        return idle;
     }
 }

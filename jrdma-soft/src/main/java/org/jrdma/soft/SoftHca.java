@@ -63,7 +63,7 @@ public final class SoftHca {
         this.sourceCheck = options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck(); // SEC-12
         Engine engine = new Engine(spec.name(), port, qps, counters, drops, sourceCheck, options.clock());
         this.runner = new EngineRunner(spec.name(), engine, datagrams, options.clock(), options.threading(),
-                BackoffIdle::new, this::deviceFatal);
+                options.idle()::strategy, this::deviceFatal);
         this.engine = engine;
     }
 
@@ -225,6 +225,11 @@ public final class SoftHca {
 
     Datagrams datagrams() {
         return port.datagrams();
+    }
+
+    /** How the engine thread idles ({@link SoftOptions#idle}). */
+    IdleStrategy idleStrategy() {
+        return runner.idleStrategy();
     }
 
     // ------------------------------------------------------------------ QPs
