@@ -37,7 +37,6 @@ public final class SoftHca {
     private final CounterFile counterFile;
     private final Counters<QpCounter> counters;
     private final Drops drops;
-    private final SourceCheck sourceCheck;
     private final Engine engine;
     private final EngineRunner runner;
     private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -60,11 +59,10 @@ public final class SoftHca {
             dropCounters = new Counters<>(DropReason.class);
         }
         this.drops = new Drops(dropCounters, new DropLog(spec.name(), options.clock()));
-        this.sourceCheck = options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck(); // SEC-12
-        Engine engine = new Engine(spec.name(), port, qps, counters, drops, sourceCheck, options.clock());
+        SourceCheck sourceCheck = options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck(); // SEC-12
+        this.engine = new Engine(spec.name(), port, qps, counters, drops, sourceCheck, options.clock());
         this.runner = new EngineRunner(spec.name(), engine, datagrams, options.clock(), options.threading(),
                 options.idle()::strategy, this::deviceFatal);
-        this.engine = engine;
     }
 
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
