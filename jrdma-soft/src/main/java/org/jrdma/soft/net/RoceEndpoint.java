@@ -13,7 +13,7 @@ import org.jrdma.soft.wire.IcrcVerifier;
  * One end of RoCEv2 traffic: an IP address and a UDP port, IPv4 or IPv6. The family is chosen
  * once, when the endpoint is made (the device's bound address, an address handle's GID), and
  * everything that differs between the families lives in the two implementations: the ICRC's
- * pseudo-header (IBA A17.3.3: the masked IP and UDP headers), the IP header of a capture record
+ * pseudo-header (the masked IP and UDP headers, see {@link Icrc}), the IP header of a capture record
  * and of a UD receive's GRH area, and matching a datagram's source. Code that holds an endpoint
  * never asks which family it is.
  *
@@ -64,8 +64,8 @@ public sealed interface RoceEndpoint permits Ipv4Endpoint, Ipv6Endpoint {
     boolean verifyIcrc(IcrcVerifier verifier, RoceEndpoint to, ByteBuffer packet, int offset, int length);
 
     /**
-     * Writes the 40-byte GRH area of a UD receive for a datagram from here to {@code to} (IBA
-     * 11.4.1.1, as rxe fills it): for IPv4, 20 zero bytes then the IPv4 header rebuilt with the
+     * Writes the 40-byte GRH area of a UD receive for a datagram from here to {@code to}, as rxe
+     * fills it for RoCEv2: for IPv4, 20 zero bytes then the IPv4 header rebuilt with the
      * {@code ipId} and {@code ipFlags} the ICRC check recovered; for IPv6, the IPv6 header (they
      * are ignored). TOS / traffic class 0 and TTL / hop limit 64: the ICRC masks them, so the
      * received values are not recoverable.
