@@ -2,11 +2,13 @@ package org.jrdma.soft;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jrdma.soft.net.Datagrams;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.stage.Completer;
+import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.stage.Requester;
 import org.jrdma.soft.stage.Responder;
@@ -29,13 +31,24 @@ import org.jrdma.verbs.QpType;
  * dispatched — requests to the responder, acknowledgements to the completer — then each QP's
  * timers fire and its requester sends up to {@link #TX_BURST} packets. One receive buffer and
  * one set of flyweights serve every packet; nothing allocates per packet.
+ *
+ * <p>It works on the device's parts — the port it receives from and sends through, the QP
+ * table, the device counters — never on the device; {@link EngineRunner} decides who runs it.
  */
-final class Engine {
+final class Engine implements EngineRunner.Pass {
     static final int RX_BURST = 64;
     static final int TX_BURST = 32;
     private static final int MAX_DATAGRAM = 1 << 16;
 
-    private final SoftHca hca;
+    private final SoftPort port;
+    private final Datagrams datagrams;
+    /** The device's endpoint: packets arrive from their source to it. */
+    private final RoceEndpoint local;
+    private final QpTable<SoftQp> qps;
+    private final Counters<QpCounter> counters;
+    private final Drops drops;
+    private final SourceCheck sourceCheck;
+    private final NanoClock clock;
     private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment rxData = MemorySegment.ofBuffer(rxBuffer);
     private final RxPacket packet = new RxPacket();
@@ -51,10 +64,18 @@ final class Engine {
     private final Completer completer;
     private final UdResponder udResponder = new UdResponder();
 
-    Engine(SoftHca hca) {
-        this.hca = hca;
-        this.out = new WireOut(hca);
-        this.completer = new Completer(new StallWarnings(hca.spec().name()));
+    Engine(String deviceName, SoftPort port, QpTable<SoftQp> qps, Counters<QpCounter> counters, Drops drops,
+            SourceCheck sourceCheck, NanoClock clock) {
+        this.port = port;
+        this.datagrams = port.datagrams();
+        this.local = port.endpoint();
+        this.qps = qps;
+        this.counters = counters;
+        this.drops = drops;
+        this.sourceCheck = sourceCheck;
+        this.clock = clock;
+        this.out = new WireOut(port, counters);
+        this.completer = new Completer(new StallWarnings(deviceName));
         this.requester = new Requester(out);
         this.responder = new Responder(out);
     }
@@ -68,12 +89,13 @@ final class Engine {
      * the receive system call, which on an idle socket only says "nothing": the new request is
      * on the wire that much sooner.
      */
-    int doWork(boolean sendFirst) throws IOException {
+    @Override
+    public int doWork(boolean sendFirst) throws IOException {
         responder.beginPass();
         int work = 0;
         if (sendFirst) {
-            long now = hca.clock().nanoTime();
-            for (SoftQp qp : hca.qps()) {
+            long now = clock.nanoTime();
+            for (SoftQp qp : qps.all()) {
                 synchronized (qp) {
                     TransportQp t = qp.transport();
                     if (t.state() == QpState.RTS || t.state() == QpState.SQD) {
@@ -83,8 +105,8 @@ final class Engine {
             }
         }
         work += receive();
-        long now = hca.clock().nanoTime();
-        for (SoftQp qp : hca.qps()) {
+        long now = clock.nanoTime();
+        for (SoftQp qp : qps.all()) {
             synchronized (qp) {
                 TransportQp t = qp.transport();
                 if (t.state() == QpState.RESET || t.state() == QpState.INIT || t.state() == QpState.ERR) {
@@ -102,12 +124,14 @@ final class Engine {
     }
 
     /** Sends every held ACK now (the device is stopping; caller holds the engine lock). */
-    void flushAllAcks() {
+    @Override
+    public void flushAllAcks() {
         responder.flushAllAcks();
     }
 
     /** Whether an ACK is being held for a later pass (read by the engine thread without the lock). */
-    boolean acksHeld() {
+    @Override
+    public boolean acksHeld() {
         return responder.acksHeld();
     }
 
@@ -129,9 +153,10 @@ final class Engine {
     }
 
     /** Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none). */
-    long nanosUntilNextTimer(long now) {
+    @Override
+    public long nanosUntilNextTimer(long now) {
         long best = Long.MAX_VALUE;
-        for (SoftQp qp : hca.qps()) {
+        for (SoftQp qp : qps.all()) {
             synchronized (qp) {
                 long d = qp.transport().nextDeadline();
                 if (d != 0) {
@@ -146,7 +171,7 @@ final class Engine {
         int n = 0;
         while (n < RX_BURST) {
             rxBuffer.clear();
-            InetSocketAddress from = hca.datagrams().receive(rxBuffer);
+            InetSocketAddress from = datagrams.receive(rxBuffer);
             if (from == null) {
                 break;
             }
@@ -156,20 +181,23 @@ final class Engine {
         return n;
     }
 
-    /** The source address the bytes below belong to; Inet6Address.equals compares without allocating. */
-    private java.net.InetAddress lastIpv6From;
-    private byte[] lastIpv6Bytes;
+    /** The last datagram's source, as the socket gave it and as an endpoint. */
+    private InetSocketAddress lastFrom;
+    private RoceEndpoint lastSource;
 
-    /** The 16 bytes of an IPv6 source, reused while the source does not change; null for IPv4. */
-    private byte[] ipv6Bytes(java.net.InetAddress from) {
-        if (!(from instanceof java.net.Inet6Address)) {
-            return null;
+    /**
+     * The endpoint a datagram came from. The socket hands back the same object while the sender
+     * does not change (the JDK caches it), so the endpoint is made only when the socket made a
+     * new address too; a source equal to the last one is not made again either.
+     */
+    private RoceEndpoint source(InetSocketAddress from) {
+        if (from != lastFrom) {
+            if (!from.equals(lastFrom)) {
+                lastSource = RoceEndpoint.of(from);
+            }
+            lastFrom = from;
         }
-        if (from != lastIpv6From && !from.equals(lastIpv6From)) {
-            lastIpv6Bytes = from.getAddress();
-            lastIpv6From = from;
-        }
-        return lastIpv6Bytes;
+        return lastSource;
     }
 
     /**
@@ -182,59 +210,51 @@ final class Engine {
     }
 
     private void handle(InetSocketAddress from, int length) {
-        if (!hca.portActive()) {
-            hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
+        if (!port.isActive()) {
+            counters.increment(QpCounter.PORT_DOWN_DROPS);
             return;
         }
-        hca.counters().increment(QpCounter.RCVD_PACKETS);
-        hca.counters().add(QpCounter.RCVD_BYTES, length);
-        // Inet4Address.hashCode() is the address as an int: no allocation on the IPv4 path. An
-        // IPv6 device keeps the bytes of the last source address (getAddress() copies them).
-        int srcIp = from.getAddress() instanceof Inet4Address a ? a.hashCode() : 0;
-        byte[] srcIpv6 = hca.isIpv6() ? ipv6Bytes(from.getAddress()) : null;
-        hca.capture(false, srcIp, srcIpv6, from.getPort(), rxBuffer, length);
+        counters.increment(QpCounter.RCVD_PACKETS);
+        counters.add(QpCounter.RCVD_BYTES, length);
+        RoceEndpoint source = source(from);
+        port.captureReceived(source, rxBuffer, length);
         DropReason reason = packet.wrap(rxBuffer, 0, length);
         if (reason != DropReason.NONE) {
-            hca.drop(reason);
+            drops.drop(reason);
             return;
         }
         Bth bth = packet.bth();
         // QPN 1 finds the GSI QP only while one exists; without it (and for QPN 0, which is never
         // created) the packet is dropped like any to an unknown QP (RELIABILITY-SECURITY REL-04).
-        SoftQp qp = hca.qp(bth.destQp());
+        SoftQp qp = qps.get(bth.destQp());
         if (qp == null) {
-            hca.drop(DropReason.UNKNOWN_QPN);
+            drops.drop(DropReason.UNKNOWN_QPN);
             return;
         }
         if (!accepts(qp.qpType(), packet.opcode().transport())) {
-            hca.drop(DropReason.WRONG_TRANSPORT);
+            drops.drop(DropReason.WRONG_TRANSPORT);
             return;
         }
         if (bth.pkey() != Bth.DEFAULT_PKEY) {
-            hca.drop(DropReason.BAD_PKEY);
+            drops.drop(DropReason.BAD_PKEY);
             return;
         }
-        boolean icrcOk = hca.isIpv6()
-                ? srcIpv6 != null && icrc.verifyIpv6(srcIpv6, hca.localIpv6(), from.getPort(), hca.localPort(), rxBuffer, 0, length)
-                : icrc.verifyIpv4(srcIp, hca.localIpv4(), from.getPort(), hca.localPort(), rxBuffer, 0, length);
-        if (!icrcOk) {
-            hca.drop(DropReason.BAD_ICRC);
+        if (!source.verifyIcrc(icrc, local, rxBuffer, 0, length)) {
+            drops.drop(DropReason.BAD_ICRC);
             return;
         }
         synchronized (qp) {
             TransportQp t = qp.transport();
             if (t.datagram) {
                 if (!t.state().receives()) {
-                    hca.drop(DropReason.BAD_QP_STATE);
+                    drops.drop(DropReason.BAD_QP_STATE);
                     return;
                 }
                 countReceived(t, length);
-                DropReason dropped = hca.isIpv6()
-                        ? udResponder.onDatagramIpv6(t, packet, rxData, srcIpv6, hca.localIpv6(), length)
-                        : udResponder.onDatagram(t, packet, rxData, srcIp, hca.localIpv4(), icrc.lastIpId(),
-                                icrc.lastIpFlags(), length);
+                DropReason dropped = udResponder.onDatagram(t, packet, rxData, source, local, icrc.lastIpId(),
+                        icrc.lastIpFlags(), length);
                 if (dropped != DropReason.NONE) {
-                    hca.drop(dropped);
+                    drops.drop(dropped);
                 }
                 return;
             }
@@ -243,18 +263,18 @@ final class Engine {
             QpState s = t.state();
             // rxe: requests need the responder ready (RTR and later); responses need RTS/SQD.
             if (request ? !s.receives() : !(s == QpState.RTS || s == QpState.SQD)) {
-                hca.drop(DropReason.BAD_QP_STATE);
+                drops.drop(DropReason.BAD_QP_STATE);
                 return;
             }
             // RC accepts packets only from its connected peer (rxe check_addr; SEC-11).
-            if (t.peer() == null || (hca.isIpv6() ? !java.util.Arrays.equals(srcIpv6, t.peerIpv6()) : srcIp != t.peerIpv4())) {
-                hca.drop(DropReason.WRONG_SOURCE);
+            if (t.peer() == null || !source.hasAddress(t.peer().getAddress())) {
+                drops.drop(DropReason.WRONG_SOURCE);
                 return;
             }
             // Strict mode also pins the peer's UDP source port (SEC-12, SourceCheck).
-            boolean strict = hca.sourceCheck() == SourceCheck.STRICT;
+            boolean strict = sourceCheck == SourceCheck.STRICT;
             if (strict && !SourcePin.admits(t, from.getPort())) {
-                hca.drop(DropReason.WRONG_SOURCE_PORT);
+                drops.drop(DropReason.WRONG_SOURCE_PORT);
                 return;
             }
             long progress = strict ? SourcePin.mark(t) : 0;
@@ -263,7 +283,7 @@ final class Engine {
             if (request) {
                 responder.onRequest(t, packet, rxData);
             } else {
-                completer.onResponse(t, packet, rxData, hca.clock().nanoTime());
+                completer.onResponse(t, packet, rxData, clock.nanoTime());
             }
             if (strict) {
                 SourcePin.pinOnProgress(t, progress, from.getPort());

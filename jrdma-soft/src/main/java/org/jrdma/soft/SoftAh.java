@@ -1,6 +1,7 @@
 package org.jrdma.soft;
 
 import java.net.InetSocketAddress;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.AhAttr;
@@ -14,9 +15,7 @@ import org.jrdma.verbs.VerbsException;
 public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDestination {
     private final SoftPd pd;
     private final AhAttr attr;
-    final InetSocketAddress destination;
-    final int destinationIpv4;
-    final byte[] destinationIpv6;
+    private final RoceEndpoint destination;
     private volatile boolean closed;
 
     SoftAh(SoftPd pd, AhAttr attr) {
@@ -31,9 +30,7 @@ public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDesti
         SoftContext.checkPort("create_ah", attr.portNum);
         this.pd = pd;
         this.attr = attr.copy();
-        this.destination = new InetSocketAddress(attr.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT);
-        this.destinationIpv4 = SoftQp.ipv4(destination.getAddress());
-        this.destinationIpv6 = SoftQp.ipv6(destination.getAddress());
+        this.destination = RoceEndpoint.of(new InetSocketAddress(attr.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT));
     }
 
     @Override
@@ -42,18 +39,8 @@ public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDesti
     }
 
     @Override
-    public InetSocketAddress destination() {
+    public RoceEndpoint endpoint() {
         return destination;
-    }
-
-    @Override
-    public int destinationIpv4() {
-        return destinationIpv4;
-    }
-
-    @Override
-    public byte[] destinationIpv6() {
-        return destinationIpv6;
     }
 
     boolean isClosed() {

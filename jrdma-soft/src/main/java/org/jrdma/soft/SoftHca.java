@@ -1,21 +1,13 @@
 package org.jrdma.soft;
 
 import java.io.IOException;
-import java.net.BindException;
 import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.util.Map;
-import org.jrdma.soft.mem.IntMap;
 import org.jrdma.soft.mem.MemoryTable;
-import org.jrdma.soft.mem.Quarantine;
-import org.jrdma.soft.mem.SecureIds;
 import org.jrdma.soft.net.Datagrams;
-import org.jrdma.soft.net.DatagramsFactory;
-import org.jrdma.soft.net.PcapWriter;
-import org.jrdma.soft.net.PortHolder;
-import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.soft.net.Ipv6Endpoint;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.QpCounter;
 import org.jrdma.soft.wire.DropReason;
@@ -23,77 +15,54 @@ import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpInitAttr;
-import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.VerbsException;
 
 /**
- * One soft device's hardware: its UDP socket, its QPs and memory regions, and the engine that
- * moves packets. The engine is an agent in Aeron's sense: {@link #doWork()} does a bounded
- * amount of work and returns how much; it runs on a dedicated thread, or — with
+ * One soft device: the owner that wires its parts — the {@link SoftPort} (endpoint, datagrams,
+ * capture, port state), the {@link QpTable}, the memory table, the device counters, and the
+ * {@link Engine} that moves packets, run by an {@link EngineRunner} — and the surface the verbs
+ * objects use. The engine is an agent in Aeron's sense: {@link #doWork()} does a bounded amount
+ * of work and returns how much; it runs on a dedicated thread, or — with
  * {@link ThreadingMode#INVOKER} — whenever the caller (a test) calls it, so tests can step the
  * transport deterministically.
  */
 public final class SoftHca {
     private final SoftDeviceSpec spec;
-    private final SoftOptions options;
-    private final Datagrams datagrams;
+    private final SoftPort port;
     private final Gid gid;
-    private final int localIpv4;
-    /** The device's IPv6 address (16 bytes) when it is an IPv6 device, else null; then localIpv4 is 0. */
-    private final byte[] localIpv6;
-    private final int localPort;
     private final Mtu activeMtu;
     private final MemoryTable memory = new MemoryTable();
+    private final QpTable<SoftQp> qps = new QpTable<>(new SoftQp[0]);
     /** The device counters' file, shared with other processes; null when they stay private. */
     private final CounterFile counterFile;
     private final Counters<QpCounter> counters;
-    private final Counters<DropReason> drops;
-    private final IntMap<SoftQp> qpsByNumber = new IntMap<>();
-    /** QPNs of destroyed QPs, not handed out again for 2^16 destructions (SEC-03: a stale QPN reaches nothing). */
-    private final Quarantine retiredQpns = new Quarantine(Quarantine.DEFAULT_CAPACITY);
-    private volatile SoftQp[] qps = new SoftQp[0];
+    private final Drops drops;
     private final Engine engine;
-    private final DropLog dropLog;
-    private volatile long firstTxNanos;
-    private volatile boolean portActive = true;
-    private volatile boolean fatal;
+    private final EngineRunner runner;
     private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private volatile boolean running = true;
-    private volatile boolean pendingWork;
-    private volatile boolean sleeping;
-    private volatile long lastAppProgressNanos = System.nanoTime() - (1L << 40);
-    private final java.util.concurrent.locks.ReentrantLock engineLock = new java.util.concurrent.locks.ReentrantLock();
-    private Thread thread;
-
-    private static final System.Logger PCAP_LOG = System.getLogger("org.jrdma.soft.pcap");
-    /** The capture, or null: none asked for, or stopped after a write failed (see {@link #capture}). */
-    private volatile PcapWriter pcap;
-    private long packetsCaptured;
 
     private SoftHca(SoftDeviceSpec spec, SoftOptions options, Datagrams datagrams) {
         this.spec = spec;
-        this.pcap = openPcap(spec, options);
-        this.options = options;
-        this.datagrams = datagrams;
-        InetSocketAddress local = datagrams.localAddress();
-        this.gid = Gid.of(local.getAddress());
-        this.localIpv4 = SoftQp.ipv4(local.getAddress());
-        this.localIpv6 = SoftQp.ipv6(local.getAddress());
-        this.localPort = local.getPort();
+        this.port = new SoftPort(spec.name(), datagrams, SoftPort.openPcap(spec, options), options.clock());
+        this.gid = Gid.of(datagrams.localAddress().getAddress());
         this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
         this.counterFile = options.statsDir() == null ? null
                 : CounterFile.create(options.statsDir(), spec.name(), counterNames()).orElse(null);
+        Counters<DropReason> dropCounters;
         if (counterFile != null) {
             java.lang.foreign.MemorySegment v = counterFile.values();
             long split = Counters.byteSize(QpCounter.class);
             this.counters = new Counters<>(QpCounter.class, v.asSlice(0, split));
-            this.drops = new Counters<>(DropReason.class, v.asSlice(split));
+            dropCounters = new Counters<>(DropReason.class, v.asSlice(split));
         } else {
             this.counters = new Counters<>(QpCounter.class);
-            this.drops = new Counters<>(DropReason.class);
+            dropCounters = new Counters<>(DropReason.class);
         }
-        this.engine = new Engine(this);
-        this.dropLog = new DropLog(spec.name(), options.clock());
+        this.drops = new Drops(dropCounters, new DropLog(spec.name(), options.clock()));
+        SourceCheck sourceCheck = options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck(); // SEC-12
+        this.engine = new Engine(spec.name(), port, qps, counters, drops, sourceCheck, options.clock());
+        this.runner = new EngineRunner(spec.name(), engine, datagrams, options.clock(), options.threading(),
+                options.idle()::strategy, this::deviceFatal);
     }
 
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
@@ -113,7 +82,7 @@ public final class SoftHca {
         if (!(spec.address() instanceof Inet4Address) && !(spec.address() instanceof java.net.Inet6Address)) {
             throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": not an IP address: " + spec.address());
         }
-        Datagrams d = bind(spec, options);
+        Datagrams d = SoftPort.bind(spec, options);
         SoftHca hca;
         try {
             hca = new SoftHca(spec, options, d);
@@ -127,172 +96,13 @@ public final class SoftHca {
             }
             throw e;
         }
-        if (options.threading() == ThreadingMode.DEDICATED) {
-            hca.thread = Thread.ofPlatform().daemon().name("jrdma-soft-" + spec.name()).start(hca::run);
-        }
+        hca.runner.start();
         return hca;
-    }
-
-    private static Datagrams bind(SoftDeviceSpec spec, SoftOptions options) {
-        InetAddress first = spec.address();
-        int tries = spec.loopbackFallback() ? 254 : 1;
-        byte[] a = first.getAddress();
-        BindException last = null;
-        PortHolder firstHolder = null;
-        for (int i = 0; i < tries; i++) {
-            InetAddress addr = first;
-            if (i > 0) {
-                a[3] = (byte) (i + 1); // 127.0.0.1 → .2 → … → .254
-                try {
-                    addr = InetAddress.getByAddress(a);
-                } catch (UnknownHostException e) {
-                    throw new IllegalStateException(e);
-                }
-                if (addr.equals(first)) {
-                    continue;
-                }
-            }
-            InetSocketAddress local = new InetSocketAddress(addr, UdpDatagrams.ROCE_PORT);
-            try {
-                return options.datagrams().open(local);
-            } catch (BindException e) {
-                if (notLocal(e, addr)) {
-                    throw new VerbsException(Errno.EADDRNOTAVAIL, "open_device " + spec.name() + ": "
-                            + text(addr) + " is not an address of this host (" + e.getMessage() + "); a soft"
-                            + " device binds a local address — `ip addr` lists them — set with " + SoftDeviceDiscovery.ENV, e);
-                }
-                last = e;
-                if (firstHolder == null) {
-                    firstHolder = PortHolder.diagnose(addr, UdpDatagrams.ROCE_PORT);
-                    if (firstHolder.kind() == PortHolder.Kind.WILDCARD) {
-                        // 0.0.0.0:4791 holds the port on every address: no other 127.0.0.N can help
-                        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": cannot bind UDP "
-                                + endpoint(addr) + ": " + firstHolder.explain(), e);
-                    }
-                }
-            } catch (IOException e) {
-                throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": cannot open UDP " + local + ": " + e.getMessage(), e);
-            }
-        }
-        String by = firstHolder != null && firstHolder.owner() != null && !spec.loopbackFallback()
-                ? "by " + firstHolder.owner()
-                : "by another jrdma process or another program bound to " + (spec.loopbackFallback() ? "them" : "it");
-        throw new VerbsException(Errno.EADDRINUSE, "open_device " + spec.name() + ": UDP " + endpoint(first) + " is taken"
-                + (spec.loopbackFallback() ? ", and so is every 127.0.0.x" : "") + " (" + by + "); choose another address with "
-                + SoftDeviceDiscovery.ENV + (first instanceof java.net.Inet6Address ? "=name=<another local IPv6 address>" : "=name=127.0.0.N"), last);
-    }
-
-    /** An address as people write it: 127.0.0.1, or fd00::77 (not Java's fd00:0:0:0:0:0:0:77). */
-    private static String text(InetAddress a) {
-        return a instanceof java.net.Inet6Address ? Gid.of(a).toString() : a.getHostAddress();
-    }
-
-    /** address:4791, with an IPv6 address in brackets. */
-    private static String endpoint(InetAddress a) {
-        return (a instanceof java.net.Inet6Address ? "[" + text(a) + "]" : text(a)) + ":" + UdpDatagrams.ROCE_PORT;
-    }
-
-    /**
-     * EADDRNOTAVAIL, which Java reports as a BindException too: the address is not this host's.
-     * The message is strerror's (English unless the locale says otherwise), so a non-loopback
-     * address that no interface carries counts as well; every 127.x is local.
-     */
-    private static boolean notLocal(BindException e, InetAddress addr) {
-        if (e.getMessage() != null && e.getMessage().contains("Cannot assign requested address")) {
-            return true;
-        }
-        try {
-            return !addr.isLoopbackAddress() && java.net.NetworkInterface.getByInetAddress(addr) == null;
-        } catch (java.net.SocketException | RuntimeException unknown) {
-            return false;
-        }
-    }
-
-    /**
-     * Opens the pcap the options ask for. One asked for by name ({@link SoftOptions#pcap}) that
-     * cannot be created fails the open, naming the reason; one from {@value SoftOptions#PCAP_DIR_ENV}
-     * is skipped with one warning per directory, and the device runs without capture.
-     */
-    private static PcapWriter openPcap(SoftDeviceSpec spec, SoftOptions options) {
-        java.nio.file.Path file = options.pcap();
-        if (file == null) {
-            return null;
-        }
-        try {
-            return PcapWriter.create(file);
-        } catch (IOException e) {
-            java.nio.file.Path dir = file.toAbsolutePath().getParent();
-            String why = "cannot write pcap " + file + ": " + (dir == null || java.nio.file.Files.isDirectory(dir)
-                    ? FileTrouble.reason(e)
-                    : java.nio.file.Files.exists(dir) ? dir + " is not a directory" : "no such directory " + dir);
-            if (options.pcapRequired()) {
-                throw new VerbsException(Errno.EIO, "open_device " + spec.name() + ": " + why, e);
-            }
-            FileTrouble.warnOnce(PCAP_LOG, "pcap " + dir, "jrdma-soft " + spec.name() + ": not recording packets (" + why
-                    + "); the devices run without capture — point " + SoftOptions.PCAP_DIR_ENV + " at a writable directory");
-            return null;
-        }
     }
 
     /** Whether packets are being recorded (false when none was asked for, or the capture stopped). */
     boolean capturing() {
-        return pcap != null;
-    }
-
-    /**
-     * Records a packet in the pcap, if one is open: everything sent, and what is received from
-     * other devices (a device talking to itself would otherwise appear twice).
-     */
-    void capture(boolean sent, int peerIp, int peerPort, java.nio.ByteBuffer buffer, int length) {
-        capture(sent, peerIp, null, peerPort, buffer, length);
-    }
-
-    /** As above; {@code peerIpv6} is the peer's IPv6 address on an IPv6 device (then peerIp is unused). */
-    void capture(boolean sent, int peerIp, byte[] peerIpv6, int peerPort, java.nio.ByteBuffer buffer, int length) {
-        PcapWriter pcap = this.pcap;
-        if (pcap == null) {
-            return;
-        }
-        boolean self = localIpv6 != null ? java.util.Arrays.equals(peerIpv6, localIpv6) : peerIp == localIpv4;
-        if (!sent && self && peerPort == localPort) {
-            return;
-        }
-        try {
-            if (localIpv6 != null) {
-                if (peerIpv6 == null) {
-                    return;
-                }
-                if (sent) {
-                    pcap.writeIpv6(localIpv6, localPort, peerIpv6, peerPort, buffer, 0, length);
-                } else {
-                    pcap.writeIpv6(peerIpv6, peerPort, localIpv6, localPort, buffer, 0, length);
-                }
-            } else if (sent) {
-                pcap.write(localIpv4, localPort, peerIp, peerPort, buffer, 0, length);
-            } else {
-                pcap.write(peerIp, peerPort, localIpv4, localPort, buffer, 0, length);
-            }
-            packetsCaptured++;
-        } catch (IOException e) {
-            stopCapture(pcap, e);
-        }
-    }
-
-    /**
-     * A pcap write failed (a full disk, a removed directory): the capture stops here, with one
-     * warning that names the file and the reason. Retrying every packet would print a line per
-     * packet and spend the data path's time on a failing file.
-     */
-    private void stopCapture(PcapWriter failed, IOException e) {
-        pcap = null;
-        try {
-            failed.close();
-        } catch (IOException again) {
-            // the flush in close fails the same way; the file keeps what was written
-        }
-        FileTrouble.warnOnce(PCAP_LOG, "pcap write " + failed.file(), "jrdma-soft " + spec.name() + ": stopped recording packets"
-                + " after " + packetsCaptured + ": cannot write " + failed.file() + ": " + FileTrouble.reason(e)
-                + " (traffic goes on; the file holds what was written before)");
+        return port.capturing();
     }
 
     static long guidOf(SoftDeviceSpec spec) {
@@ -319,7 +129,12 @@ public final class SoftHca {
     }
 
     public InetSocketAddress localAddress() {
-        return datagrams.localAddress();
+        return port.datagrams().localAddress();
+    }
+
+    /** Port 1's endpoint: the address and UDP port the device is bound to. */
+    RoceEndpoint endpoint() {
+        return port.endpoint();
     }
 
     public Mtu activeMtu() {
@@ -337,9 +152,9 @@ public final class SoftHca {
     /** Device counters: transport events and drops by reason ({@code drop_<reason>}). */
     public Map<String, Long> countersSnapshot() {
         Map<String, Long> m = counters.snapshot();
-        drops.snapshot().forEach((k, v) -> m.put("drop_" + k, v));
+        drops.counters().snapshot().forEach((k, v) -> m.put("drop_" + k, v));
         m.remove("drop_none");
-        if (datagrams instanceof org.jrdma.soft.net.ImpairedDatagrams impaired) {
+        if (port.datagrams() instanceof org.jrdma.soft.net.ImpairedDatagrams impaired) {
             impaired.counters().forEach((k, v) -> m.put("impair_" + k, v));
         }
         return m;
@@ -355,7 +170,7 @@ public final class SoftHca {
 
     /** Port 1's state: ACTIVE, or DOWN after {@link #setPortActive}(false) (packets then go nowhere). */
     public boolean portActive() {
-        return portActive;
+        return port.isActive();
     }
 
     /**
@@ -363,10 +178,9 @@ public final class SoftHca {
      * (the transports see loss); every context of the device gets PORT_ERR, then PORT_ACTIVE.
      */
     public void setPortActive(boolean active) {
-        if (portActive == active) {
+        if (!port.setActive(active)) {
             return;
         }
-        portActive = active;
         for (SoftContext c : contexts) {
             c.postAsync(active ? org.jrdma.verbs.AsyncEventType.PORT_ACTIVE : org.jrdma.verbs.AsyncEventType.PORT_ERR,
                     null, null, null, 1);
@@ -375,11 +189,9 @@ public final class SoftHca {
 
     /** The device's socket failed for good: every context learns it once (DEVICE_FATAL). */
     void deviceFatal(Exception cause) {
-        if (fatal) {
+        if (!port.fail()) {
             return;
         }
-        fatal = true;
-        portActive = false;
         System.err.println("jrdma-soft " + spec.name() + ": device failed: " + cause);
         for (SoftContext c : contexts) {
             c.postAsync(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, null, null, null, 0);
@@ -388,119 +200,52 @@ public final class SoftHca {
 
     /** Clock time of the first RDMA packet this device sent, or 0 before any. */
     public long firstTxNanos() {
-        return firstTxNanos;
-    }
-
-    void noteTx() {
-        if (firstTxNanos == 0) {
-            firstTxNanos = options.clock().nanoTime();
-        }
+        return port.firstTxNanos();
     }
 
     long count(QpCounter c) {
         return counters.get(c);
     }
 
-    void drop(DropReason reason) {
-        drops.increment(reason);
-        dropLog.note(reason); // SEC-33: counted always, logged at most DropLog.LINES_PER_INTERVAL per second
-    }
-
     /** The rate-limited drop log (SEC-33). */
     DropLog dropLog() {
-        return dropLog;
+        return drops.log();
     }
 
     long drops(DropReason reason) {
-        return drops.get(reason);
-    }
-
-    int localIpv4() {
-        return localIpv4;
-    }
-
-    /** The device's IPv6 address (shared, do not modify), or null for an IPv4 device. */
-    byte[] localIpv6() {
-        return localIpv6;
+        return drops.count(reason);
     }
 
     /** True for a device bound to an IPv6 address (its GID is that address, not ::ffff:-mapped). */
     boolean isIpv6() {
-        return localIpv6 != null;
-    }
-
-    /** Strict unless the options say compat (SEC-12). */
-    SourceCheck sourceCheck() {
-        return options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck();
-    }
-
-    int localPort() {
-        return localPort;
+        return port.endpoint() instanceof Ipv6Endpoint;
     }
 
     Datagrams datagrams() {
-        return datagrams;
+        return port.datagrams();
     }
 
-    NanoClock clock() {
-        return options.clock();
+    /** How the engine thread idles ({@link SoftOptions#idle}). */
+    IdleStrategy idleStrategy() {
+        return runner.idleStrategy();
     }
 
     // ------------------------------------------------------------------ QPs
 
     SoftQp createQp(SoftPd pd, QpInitAttr init) {
-        synchronized (qpsByNumber) {
-            if (qpsByNumber.size() >= SoftLimits.MAX_QP) {
-                throw new VerbsException(Errno.ENOMEM, "create_qp: the device has " + SoftLimits.MAX_QP + " QPs already");
-            }
-            int qpn;
-            if (init.qpType() == QpType.GSI) {
-                // QP1 is the device's, not a context's: the CM of whichever context made it owns
-                // every CM message to this address until it is destroyed.
-                if (qpsByNumber.containsKey(QpType.GSI_QP_NUM)) {
-                    throw new VerbsException(Errno.EBUSY, "create_qp: the device's GSI QP (QP1) exists already");
-                }
-                qpn = QpType.GSI_QP_NUM;
-            } else {
-                do {
-                    qpn = SecureIds.qpn(); // never 0 or 1
-                } while (qpsByNumber.containsKey(qpn) || retiredQpns.contains(qpn));
-            }
-            SoftQp qp = new SoftQp(pd, this, qpn, init);
-            qpsByNumber.put(qpn, qp);
-            SoftQp[] next = java.util.Arrays.copyOf(qps, qps.length + 1);
-            next[next.length - 1] = qp;
-            qps = next;
-            return qp;
-        }
+        return qps.create(init.qpType(), qpn -> new SoftQp(pd, this, qpn, init));
     }
 
     void removeQp(SoftQp qp) {
-        synchronized (qpsByNumber) {
-            qpsByNumber.remove(qp.qpNum());
-            if (qp.qpNum() != QpType.GSI_QP_NUM) {
-                retiredQpns.add(qp.qpNum());
-            }
-            SoftQp[] cur = qps;
-            SoftQp[] next = new SoftQp[cur.length - 1];
-            int j = 0;
-            for (SoftQp q : cur) {
-                if (q != qp && j < next.length) {
-                    next[j++] = q;
-                }
-            }
-            qps = next;
-        }
+        qps.remove(qp);
     }
 
     SoftQp qp(int qpn) {
-        synchronized (qpsByNumber) {
-            return qpsByNumber.get(qpn);
-        }
+        return qps.get(qpn);
     }
 
     SoftQp[] qps() {
-        return qps;
+        return qps.all();
     }
 
     // ------------------------------------------------------------------ the engine
@@ -512,53 +257,22 @@ public final class SoftHca {
      * worker progress). The engine state is touched by one thread at a time.
      */
     public int doWork() {
-        return doWork(false);
+        return runner.doWork();
     }
 
-    private int doWork(boolean sendFirst) {
-        if (!engineLock.tryLock()) {
-            return 0;
-        }
-        try {
-            pendingWork = false;
-            return engine.doWork(sendFirst);
-        } catch (IOException e) {
-            if (running) {
-                deviceFatal(e);
-            }
-            return 0;
-        } finally {
-            engineLock.unlock();
-        }
-    }
-
-    /**
-     * Progress driven by an application thread (an empty poll, a post): do the work now on
-     * this thread, and let the engine thread stand aside while the application is this busy,
-     * so that on a small machine the two do not compete for the same cores.
-     */
+    /** An empty poll or a post: progress on this thread (see {@link EngineRunner#progressFromApp}). */
     void progressFromApp() {
-        if (options.threading() == ThreadingMode.INVOKER) {
-            return; // the caller steps the engine itself, with doWork(), and nothing else does
-        }
-        lastAppProgressNanos = System.nanoTime();
-        doWork(false);
+        runner.progressFromApp();
     }
 
     /** The application is polling (and found completions): the engine thread stays parked. */
     void noteAppActive() {
-        if (options.threading() != ThreadingMode.INVOKER) {
-            lastAppProgressNanos = System.nanoTime();
-        }
+        runner.noteAppActive();
     }
 
     /** {@link #progressFromApp} after a post_send: the requesters send first. */
     void progressAfterPost() {
-        if (options.threading() == ThreadingMode.INVOKER) {
-            return;
-        }
-        lastAppProgressNanos = System.nanoTime();
-        doWork(true);
+        runner.progressAfterPost();
     }
 
     /**
@@ -567,153 +281,24 @@ public final class SoftHca {
      * against a QP that is gone. Waits for the engine (lock order: engine, then QP).
      */
     void flushHeldAck(SoftQp qp) {
-        engineLock.lock();
-        try {
-            engine.flushAck(qp);
-        } finally {
-            engineLock.unlock();
-        }
+        runner.locked(() -> engine.flushAck(qp));
     }
 
-    /**
-     * The application is about to block (a completion channel or async event wait): the engine
-     * thread takes over at once instead of when the polling window runs out.
-     */
+    /** The application is about to block: the engine thread takes over at once. */
     void appBlocking() {
-        if (options.threading() == ThreadingMode.INVOKER || thread == null) {
-            return;
-        }
-        lastAppProgressNanos = System.nanoTime() - (1L << 40);
-        java.util.concurrent.locks.LockSupport.unpark(thread);
+        runner.appBlocking();
     }
 
     /** Tells the engine that there is something to send (called after post_send / modify). */
     void wake() {
-        pendingWork = true;
-        if (sleeping) {
-            datagrams.wakeup();
-        }
-    }
-
-    private void run() {
-        int idle = 0;
-        while (running) {
-            // What an impairment holds back leaves when due, not at the engine's next pass: the
-            // application's thread may sit preempted in the middle of its pass, holding the engine.
-            long due = datagrams.releaseDue();
-            long quiet = System.nanoTime() - lastAppProgressNanos;
-            if (quiet < APP_ACTIVE_NANOS) {
-                // The application's own polls drive the engine; stay off the cores until it has
-                // been quiet for the whole window (or says it blocks: appBlocking unparks us) —
-                // but an ACK held for its next pass is not left waiting longer than ACK_HOLD.
-                boolean ackWaiting = engine.acksHeld();
-                if (ackWaiting && quiet >= ACK_HOLD_NANOS) {
-                    doWork();
-                } else {
-                    java.util.concurrent.locks.LockSupport.parkNanos(
-                            Math.min(due, ackWaiting ? ACK_HOLD_NANOS - quiet : APP_ACTIVE_NANOS - quiet));
-                }
-                idle = 0;
-                continue;
-            }
-            int work;
-            try {
-                work = doWork();
-            } catch (RuntimeException e) {
-                // A bug must not kill the device silently: report it and keep serving.
-                System.err.println("jrdma-soft " + spec.name() + ": engine error: " + e);
-                work = 0;
-            }
-            if (work > 0) {
-                idle = 0;
-                continue;
-            }
-            idle++;
-            if (idle < SPIN_PASSES) {
-                Thread.onSpinWait();
-            } else if (idle < SPIN_PASSES + YIELD_PASSES) {
-                Thread.yield();
-            } else {
-                park();
-            }
-        }
-    }
-
-    /** Busy passes before yielding: polling keeps latency low while traffic flows (ANCHORS.md). */
-    private static final int SPIN_PASSES = 20_000;
-    private static final int YIELD_PASSES = 200;
-    private static final long MAX_PARK_NANOS = 50_000_000L;
-    /**
-     * An application that progressed this recently is considered to be polling, and the engine
-     * thread stays parked. Long enough that a polling thread preempted for a few milliseconds on
-     * a busy machine does not bring the engine thread in to compete with it for the cores (two
-     * spinning threads per process measured 10–25 % slower WRITE bandwidth at 0.5 ms); an
-     * application that stops polling to block says so ({@link #appBlocking}) and is not kept
-     * waiting for it.
-     */
-    private static final long APP_ACTIVE_NANOS = 5_000_000L;
-    /** The longest an ACK waits for the next pass when the application stops polling. */
-    private static final long ACK_HOLD_NANOS = 1_000_000L;
-
-    /**
-     * Blocks until a datagram arrives, a post wakes us, or the next timer is due. The
-     * sleeping/pendingWork pair is a Dekker handshake: a post either sees us sleeping and
-     * wakes the selector, or we see its pendingWork and do not sleep.
-     */
-    private void park() {
-        sleeping = true;
-        try {
-            if (pendingWork || !running || engine.acksHeld()) {
-                return;
-            }
-            long wait = engine.nanosUntilNextTimer(options.clock().nanoTime());
-            datagrams.await(Math.min(Math.max(wait, 1_000_000L), MAX_PARK_NANOS));
-        } catch (IOException e) {
-            if (running) {
-                System.err.println("jrdma-soft " + spec.name() + ": wait failed: " + e);
-            }
-        } finally {
-            sleeping = false;
-        }
+        runner.wake();
     }
 
     void stop() {
-        running = false;
-        datagrams.wakeup();
-        if (thread != null) {
-            try {
-                thread.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        engineLock.lock();
-        try {
-            engine.flushAllAcks(); // the last messages received are acknowledged before the socket closes
-        } finally {
-            engineLock.unlock();
-        }
-        try {
-            datagrams.close();
-        } catch (IOException e) {
-            // closing: nothing left to do with the error
-        }
-        PcapWriter open = pcap;
-        if (open != null) {
-            pcap = null;
-            try {
-                open.close();
-            } catch (IOException e) {
-                stopCapture(open, e); // the last buffered packets did not fit: say so
-            }
-        }
+        runner.stop();
+        port.close();
         if (counterFile != null) {
-            engineLock.lock(); // no engine pass counts while the totals are folded
-            try {
-                counterFile.close();
-            } finally {
-                engineLock.unlock();
-            }
+            runner.locked(counterFile::close); // no engine pass counts while the totals are folded
         }
     }
 
@@ -733,7 +318,7 @@ public final class SoftHca {
             return null;
         }
         Map<String, Long> m = counters.snapshot();
-        drops.snapshot().forEach((k, v) -> m.put("drop_" + k, v));
+        drops.counters().snapshot().forEach((k, v) -> m.put("drop_" + k, v));
         m.remove("drop_none");
         return m;
     }

@@ -19,9 +19,10 @@ import org.jrdma.soft.net.ImpairmentSetting;
  *     ({@link SourceCheck}; strict unless {@value SourceCheck#PROPERTY} says compat)
  * @param statsDir where the device's counters are shared with other processes (see
  *     {@link CounterFile}), or null when they stay private to this process
+ * @param idle how the engine thread waits when there is nothing to do ({@link IdleMode#BACKOFF} by default)
  */
 public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFactory datagrams, Path pcap,
-        boolean pcapRequired, SourceCheck sourceCheck, Path statsDir) {
+        boolean pcapRequired, SourceCheck sourceCheck, Path statsDir, IdleMode idle) {
     /**
      * Environment variable: a directory where every opened soft device records its packets
      * as {@code <device>-<pid>.pcap} (for Wireshark/tshark).
@@ -31,7 +32,7 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     /** Counters shared in the configured stats directory ({@value CounterFile#ENV}), no pcap, strict source checks. */
     public static SoftOptions defaults() {
         return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null, false,
-                SourceCheck.configured(), CounterFile.directory().orElse(null));
+                SourceCheck.configured(), CounterFile.directory().orElse(null), IdleMode.BACKOFF);
     }
 
     /**
@@ -49,7 +50,7 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     public SoftOptions datagrams(DatagramsFactory factory) {
-        return new SoftOptions(threading, clock, factory, pcap, pcapRequired, sourceCheck, statsDir);
+        return new SoftOptions(threading, clock, factory, pcap, pcapRequired, sourceCheck, statsDir, idle);
     }
 
     /**
@@ -64,11 +65,11 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     public SoftOptions threading(ThreadingMode mode) {
-        return new SoftOptions(mode, clock, datagrams, pcap, pcapRequired, sourceCheck, statsDir);
+        return new SoftOptions(mode, clock, datagrams, pcap, pcapRequired, sourceCheck, statsDir, idle);
     }
 
     public SoftOptions clock(NanoClock c) {
-        return new SoftOptions(threading, c, datagrams, pcap, pcapRequired, sourceCheck, statsDir);
+        return new SoftOptions(threading, c, datagrams, pcap, pcapRequired, sourceCheck, statsDir, idle);
     }
 
     /**
@@ -82,7 +83,7 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     /** Strict (address and pinned port) or compat (address only) source checking of RC/UC packets. */
     public SoftOptions sourceCheck(SourceCheck check) {
         return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, java.util.Objects.requireNonNull(check),
-                statsDir);
+                statsDir, idle);
     }
 
     /**
@@ -95,13 +96,14 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     }
 
     SoftOptions withPcap(Path file, boolean required) {
-        return new SoftOptions(threading, clock, datagrams, file, required, sourceCheck, statsDir);
+        return new SoftOptions(threading, clock, datagrams, file, required, sourceCheck, statsDir, idle);
     }
 
     /** Shares the device counters through files in {@code dir} (see {@link CounterFile}). */
     public SoftOptions statsDir(Path dir) {
         return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck,
-                java.util.Objects.requireNonNull(dir, "statsDir: a directory (privateCounters() keeps the counters in the process)"));
+                java.util.Objects.requireNonNull(dir, "statsDir: a directory (privateCounters() keeps the counters in the process)"),
+                idle);
     }
 
     /**
@@ -110,6 +112,12 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
      * device name in the shared directory.
      */
     public SoftOptions privateCounters() {
-        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, null);
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, null, idle);
+    }
+
+    /** The engine thread's idle mode. */
+    public SoftOptions idle(IdleMode mode) {
+        return new SoftOptions(threading, clock, datagrams, pcap, pcapRequired, sourceCheck, statsDir,
+                java.util.Objects.requireNonNull(mode, "idle"));
     }
 }

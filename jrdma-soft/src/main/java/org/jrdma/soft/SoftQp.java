@@ -27,7 +27,7 @@ import org.jrdma.verbs.spi.QpTransitions;
  * state is a {@link TransportQp} that the device engine drives. Both sides synchronize on
  * this object, so a call never observes the engine half-way through a packet.
  */
-public final class SoftQp implements QueuePair {
+public final class SoftQp implements QueuePair, QpTable.Entry {
     private static final System.Logger LOG = System.getLogger(SoftQp.class.getName());
     private final SoftPd pd;
     private final SoftHca hca;
@@ -228,18 +228,13 @@ public final class SoftQp implements QueuePair {
         }
     }
 
-    /** The address as a big-endian int; 0 for an IPv6 address (IPv6 paths use {@link #ipv6}). */
+    /** The address as a big-endian int; 0 for an IPv6 address (IPv6 peers are kept as their 16 bytes). */
     static int ipv4(InetAddress a) {
         if (!(a instanceof Inet4Address)) {
             return 0;
         }
         byte[] b = a.getAddress();
         return ((b[0] & 0xFF) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
-    }
-
-    /** The 16 bytes of an IPv6 address; null for an IPv4 address. */
-    static byte[] ipv6(InetAddress a) {
-        return a instanceof java.net.Inet6Address ? a.getAddress() : null;
     }
 
     @Override

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.jrdma.soft.net.Datagrams;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.soft.stage.Counters;
 import org.jrdma.soft.stage.Gather;
 import org.jrdma.soft.stage.PacketOut;
 import org.jrdma.soft.stage.QpCounter;
@@ -27,9 +30,10 @@ import org.jrdma.soft.wire.Reth;
 /**
  * Builds RoCEv2 packets in one reused direct buffer and sends them. The opcode's row in the
  * opcode table says which extension headers follow the BTH and where; the payload and its pad
- * follow them. The ICRC is computed for the IP header the kernel will write: IPv4 with ID 0
- * and DF (see {@link UdpDatagrams}), or IPv6 (no ID; traffic class, flow label and hop limit
- * masked), the two addresses, UDP 4791 → 4791 and the lengths.
+ * follow them. The ICRC is computed for the IP header the kernel will write — the port's
+ * endpoint knows which ({@link RoceEndpoint}: IPv4 with ID 0 and DF, see {@link UdpDatagrams},
+ * or IPv6) — the two addresses, UDP 4791 → 4791 and the lengths. It sends through the port and
+ * counts on the device counters; it does not know the device.
  */
 final class WireOut implements PacketOut {
     private static final int MAX_PACKET = 8192;
@@ -37,7 +41,10 @@ final class WireOut implements PacketOut {
     private static final int ACKNOWLEDGE = 0x11;
     private static final int ATOMIC_ACKNOWLEDGE = 0x12;
 
-    private final SoftHca hca;
+    private final SoftPort port;
+    private final RoceEndpoint local;
+    private final Datagrams datagrams;
+    private final Counters<QpCounter> counters;
     private final ByteBuffer tx = ByteBuffer.allocateDirect(MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
     private final MemorySegment txData = MemorySegment.ofBuffer(tx);
     private final Bth bth = new Bth();
@@ -50,8 +57,11 @@ final class WireOut implements PacketOut {
     private final Ieth ieth = new Ieth();
     private final Icrc icrc = new Icrc();
 
-    WireOut(SoftHca hca) {
-        this.hca = hca;
+    WireOut(SoftPort port, Counters<QpCounter> counters) {
+        this.port = port;
+        this.local = port.endpoint();
+        this.datagrams = port.datagrams();
+        this.counters = counters;
     }
 
     /** Writes the BTH and returns the opcode's row; the caller fills the extension headers. */
@@ -77,7 +87,7 @@ final class WireOut implements PacketOut {
         if (length > 0) {
             gather.copyOut(0, txData, pos, length);
         }
-        transmit(qp, dest.destination(), dest.destinationIpv4(), dest.destinationIpv6(), pad(pos + length, length));
+        transmit(qp, dest.endpoint(), pad(pos + length, length));
     }
 
     @Override
@@ -152,48 +162,70 @@ final class WireOut implements PacketOut {
         return end + pad;
     }
 
-    /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the QP's peer. */
+    /**
+     * Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the
+     * QP's connected peer, which its transport state keeps as an int and 16 bytes: the port's
+     * endpoint reads the form of its family.
+     */
     private void transmit(TransportQp qp, int headersAndPayload) {
-        transmit(qp, qp.peer(), qp.peerIpv4(), qp.peerIpv6(), headersAndPayload);
-    }
-
-    /** {@code toIpv6} is the destination's IPv6 address on an IPv6 device (then toIpv4 is unused), else null. */
-    private void transmit(TransportQp qp, java.net.InetSocketAddress to, int toIpv4, byte[] toIpv6,
-            int headersAndPayload) {
         int length = headersAndPayload + Icrc.LENGTH;
-        byte[] localIpv6 = hca.localIpv6();
-        if (localIpv6 != null) {
-            if (toIpv6 == null) {
-                hca.counters().increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp/create_ah check the family
-                tx.clear();
+        int toIpv4 = qp.peerIpv4();
+        byte[] toIpv6 = qp.peerIpv6();
+        try {
+            if (!local.writeIcrc(icrc, toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, 0, length)) {
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp checks the family
                 return;
             }
-            // IPv6: no ID, every variable field masked — the receiver checks this value exactly.
-            icrc.writeIpv6(localIpv6, toIpv6, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
-        } else {
-            icrc.writeIpv4(hca.localIpv4(), toIpv4, hca.localPort(), UdpDatagrams.ROCE_PORT, tx, 0, length);
-        }
-        tx.limit(length).position(0);
-        try {
-            if (!hca.portActive()) {
-                hca.counters().increment(QpCounter.PORT_DOWN_DROPS);
-                return; // the cable is out: the packet is lost
+            if (leaves(length)) {
+                port.captureSent(toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
+                send(qp, qp.peer(), length);
             }
-            hca.noteTx(); // before the send: "the first packet leaves" no earlier than this
-            hca.capture(true, toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
-            if (hca.datagrams().send(tx, to)) {
+        } finally {
+            tx.clear();
+        }
+    }
+
+    /** As above, to a UD destination. */
+    private void transmit(TransportQp qp, RoceEndpoint to, int headersAndPayload) {
+        int length = headersAndPayload + Icrc.LENGTH;
+        try {
+            if (!local.writeIcrc(icrc, to, tx, 0, length)) {
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: create_ah checks the family
+                return;
+            }
+            if (leaves(length)) {
+                port.captureSent(to, tx, length);
+                send(qp, to.socketAddress(), length);
+            }
+        } finally {
+            tx.clear();
+        }
+    }
+
+    /** Readies the {@code length} bytes for the socket; false when the port is down (the cable is out: the packet is lost). */
+    private boolean leaves(int length) {
+        tx.limit(length).position(0);
+        if (!port.isActive()) {
+            counters.increment(QpCounter.PORT_DOWN_DROPS);
+            return false;
+        }
+        port.noteTx(); // before the send: "the first packet leaves" no earlier than this
+        return true;
+    }
+
+    private void send(TransportQp qp, java.net.InetSocketAddress to, int length) {
+        try {
+            if (datagrams.send(tx, to)) {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);
-                hca.counters().increment(QpCounter.SENT_PACKETS);
-                hca.counters().add(QpCounter.SENT_BYTES, length);
+                counters.increment(QpCounter.SENT_PACKETS);
+                counters.add(QpCounter.SENT_BYTES, length);
             } else {
-                hca.counters().increment(QpCounter.TX_QUEUE_FULL);
+                counters.increment(QpCounter.TX_QUEUE_FULL);
             }
         } catch (IOException e) {
             // A send that fails is a lost packet: the transport's retransmission recovers it.
-            hca.counters().increment(QpCounter.TX_ERRORS);
-        } finally {
-            tx.clear();
+            counters.increment(QpCounter.TX_ERRORS);
         }
     }
 }

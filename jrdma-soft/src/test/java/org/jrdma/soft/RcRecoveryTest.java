@@ -229,7 +229,7 @@ class RcRecoveryTest {
     private static void injectCorrupted(RcPair p) {
         java.nio.ByteBuffer pkt = java.nio.ByteBuffer.allocateDirect(12 + 64 + 4);
         new org.jrdma.soft.wire.Bth().wrap(pkt, 0).clear().opcode(0x04).pkey(0xFFFF).destQp(p.b.qpNum()).ackReq(true).psn(0x10);
-        new org.jrdma.soft.wire.Icrc().writeIpv4(p.hca().localIpv4(), p.hca().localIpv4(), 4791, 4791, pkt, 0, pkt.capacity());
+        p.hca().endpoint().writeIcrc(new org.jrdma.soft.wire.Icrc(), p.hca().endpoint(), pkt, 0, pkt.capacity());
         pkt.put(20, (byte) (pkt.get(20) ^ 0x40)); // flip a payload bit after the ICRC was computed
         try {
             p.hca().datagrams().send(pkt, p.hca().localAddress());

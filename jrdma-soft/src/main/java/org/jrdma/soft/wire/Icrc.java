@@ -229,34 +229,58 @@ public final class Icrc {
     /** Masked bytes (TOS, TTL, checksum, UDP checksum, BTH byte 4) are written as 0xFF each time. */
     private void ipv4Prefix(int srcIp, int dstIp, int ipId, int ipFlags, int srcPort, int dstPort,
             ByteBuffer buffer, int offset, int length) {
-        int ip = LRH_LENGTH;
         fillLrh();
-        prefix.putInt(ip, 0x45FF0000 | (IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + length) & 0xFFFF);
-        prefix.putInt(ip + 4, (ipId & 0xFFFF) << 16 | (ipFlags & 0xFFFF));
-        prefix.putInt(ip + 8, 0xFF00FFFF | IP_PROTO_UDP << 16);
-        prefix.putInt(ip + 12, srcIp);
-        prefix.putInt(ip + 16, dstIp);
-        udpAndBth(ip + IPV4_HEADER_LENGTH, srcPort, dstPort, buffer, offset, length);
+        int bth = LRH_LENGTH + writeIpv4PseudoHeader(prefix, LRH_LENGTH, srcIp, dstIp, ipId, ipFlags, srcPort, dstPort, length);
+        maskedBth(bth, buffer, offset);
     }
 
     private void ipv6Prefix(byte[] srcIp, byte[] dstIp, int srcPort, int dstPort, ByteBuffer buffer, int offset,
             int length) {
+        fillLrh();
+        int bth = LRH_LENGTH + writeIpv6PseudoHeader(prefix, LRH_LENGTH, srcIp, dstIp, srcPort, dstPort, length);
+        maskedBth(bth, buffer, offset);
+    }
+
+    /**
+     * Writes the IPv4 and UDP headers the ICRC covers, at {@code into[at]}: TOS, TTL, the header
+     * checksum and the UDP checksum as all ones, the rest as sent (IPv4 without options). Returns
+     * the bytes written, {@value #IPV4_HEADER_LENGTH} + {@value #UDP_HEADER_LENGTH}.
+     */
+    public static int writeIpv4PseudoHeader(ByteBuffer into, int at, int srcIp, int dstIp, int ipId, int ipFlags,
+            int srcPort, int dstPort, int udpPayloadLength) {
+        into.putInt(at, 0x45FF0000 | (IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH + udpPayloadLength) & 0xFFFF);
+        into.putInt(at + 4, (ipId & 0xFFFF) << 16 | (ipFlags & 0xFFFF));
+        into.putInt(at + 8, 0xFF00FFFF | IP_PROTO_UDP << 16);
+        into.putInt(at + 12, srcIp);
+        into.putInt(at + 16, dstIp);
+        maskedUdp(into, at + IPV4_HEADER_LENGTH, srcPort, dstPort, udpPayloadLength);
+        return IPV4_HEADER_LENGTH + UDP_HEADER_LENGTH;
+    }
+
+    /**
+     * Writes the IPv6 and UDP headers the ICRC covers, at {@code into[at]}: traffic class, flow
+     * label, hop limit and the UDP checksum as all ones (no extension headers). Returns the bytes
+     * written, {@value #IPV6_HEADER_LENGTH} + {@value #UDP_HEADER_LENGTH}.
+     */
+    public static int writeIpv6PseudoHeader(ByteBuffer into, int at, byte[] srcIp, byte[] dstIp, int srcPort,
+            int dstPort, int udpPayloadLength) {
         if (srcIp.length != 16 || dstIp.length != 16) {
             throw new IllegalArgumentException("IPv6 addresses are 16 bytes");
         }
-        int ip = LRH_LENGTH;
-        fillLrh();
-        prefix.putInt(ip, 0x6FFFFFFF);                                   // version 6, TC and flow label masked
-        prefix.putInt(ip + 4, (UDP_HEADER_LENGTH + length) << 16 | IP_PROTO_UDP << 8 | 0xFF);  // hop limit masked
-        System.arraycopy(srcIp, 0, prefixBytes, ip + 8, 16);
-        System.arraycopy(dstIp, 0, prefixBytes, ip + 24, 16);
-        udpAndBth(ip + IPV6_HEADER_LENGTH, srcPort, dstPort, buffer, offset, length);
+        into.putInt(at, 0x6FFFFFFF);                                   // version 6, TC and flow label masked
+        into.putInt(at + 4, (UDP_HEADER_LENGTH + udpPayloadLength) << 16 | IP_PROTO_UDP << 8 | 0xFF);  // hop limit masked
+        into.put(at + 8, srcIp);
+        into.put(at + 24, dstIp);
+        maskedUdp(into, at + IPV6_HEADER_LENGTH, srcPort, dstPort, udpPayloadLength);
+        return IPV6_HEADER_LENGTH + UDP_HEADER_LENGTH;
     }
 
-    private void udpAndBth(int udp, int srcPort, int dstPort, ByteBuffer buffer, int offset, int length) {
-        prefix.putInt(udp, (srcPort & 0xFFFF) << 16 | (dstPort & 0xFFFF));
-        prefix.putInt(udp + 4, (UDP_HEADER_LENGTH + length) << 16 | 0xFFFF);
-        int bth = udp + UDP_HEADER_LENGTH;
+    private static void maskedUdp(ByteBuffer into, int udp, int srcPort, int dstPort, int udpPayloadLength) {
+        into.putInt(udp, (srcPort & 0xFFFF) << 16 | (dstPort & 0xFFFF));
+        into.putInt(udp + 4, (UDP_HEADER_LENGTH + udpPayloadLength) << 16 | 0xFFFF);
+    }
+
+    private void maskedBth(int bth, ByteBuffer buffer, int offset) {
         buffer.get(offset, prefixBytes, bth, Bth.LENGTH);
         prefixBytes[bth + Bth.RESV8A_OFFSET] = (byte) 0xFF;
     }
