@@ -38,7 +38,7 @@ public final class CmCodec {
             throw new CmFormatException("length", len + " bytes; a MAD is " + Mad.SIZE);
         }
         byte[] mad = Arrays.copyOfRange(b, off, off + len);
-        MadHeader h = MadHeader.read(mad);
+        MadHeader h = CmTables.MAD_HEADER.read(mad, 0);
         expect("baseVersion", h.baseVersion(), Mad.BASE_VERSION, null);
         expect("mgmtClass", h.mgmtClass(), Mad.MGMT_CLASS_CM, null);
         expect("classVersion", h.classVersion(), Mad.CLASS_VERSION_CM, RejectReason.INVALID_CLASS_VERSION);
@@ -56,7 +56,7 @@ public final class CmCodec {
 
     private static byte[] write(CmMad cm) {
         byte[] mad = new byte[Mad.SIZE];
-        cm.header().write(mad);
+        CmTables.MAD_HEADER.write(cm.header(), mad, 0);
         CmTables.of(cm.message().attribute()).write(cm.message(), mad, Mad.HEADER_SIZE);
         return mad;
     }

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * A field table bound to the record it describes: the one codec of every CM message (and of a
- * REQ's paths). Decoding reads each component's rows and calls the canonical
+ * A field table bound to the record it describes: the one codec of every CM message (and of the
+ * MAD header and a REQ's paths). Decoding reads each component's rows and calls the canonical
  * constructor; encoding reads the accessors and sets each row's bits, leaving every bit no row
  * names (IBA's reserved bits) as the caller's buffer has it — zero in a fresh MAD.
  *

@@ -136,6 +136,18 @@ final class CmTables {
             bytes("additionalInfo", 24, SidrRep.ADDITIONAL_INFO_SIZE),
             bytes("privateData", 96, SidrRep.PRIVATE_DATA_SIZE)));
 
+    /** The MAD common header (IBA vol 1 §13.4), at MAD offset 0. Bytes 18–19 are reserved. */
+    static final CmLayout<MadHeader> MAD_HEADER = CmLayout.of(MadHeader.class, List.of(
+            at("baseVersion", 0, 8),
+            at("mgmtClass", 1, 8),
+            at("classVersion", 2, 8),
+            at("method", 3, 8),
+            at("status", 4, 16),
+            at("classSpecific", 6, 16),
+            at("transactionId", 8, 64),
+            at("attributeId", 16, 16),
+            at("attributeModifier", 20, 32)));
+
     /** Every message table, in attribute ID order. */
     static final List<CmLayout<? extends CmMessage>> MESSAGES =
             List.of(REQ, MRA, REJ, REP, RTU, DREQ, DREP, SIDR_REQ, SIDR_REP);

@@ -10,7 +10,7 @@
  *
  * <p>The records know nothing of the wire. Each message is one field table in {@code CmTables}
  * (name, byte offset, bit offset, bit width: IBA vol 1 §12.6 as Linux's {@code cm_msgs.h} writes
- * it), and one codec, {@code CmLayout}, reads and writes every table, a REQ's two paths
- * included.
+ * it), and one codec, {@code CmLayout}, reads and writes every table — the MAD header's and a
+ * REQ's two paths included.
  */
 package org.jrdma.cm.wire;

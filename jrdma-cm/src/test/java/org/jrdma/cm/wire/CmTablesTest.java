@@ -8,13 +8,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
  * Walks every field table of {@link CmTables}: each row inside its area (a message's 232 bytes of
- * CM data), no bit claimed twice, every record component named, and each width
+ * CM data, the MAD header's 24), no bit claimed twice, every record component named, and each width
  * one the component's Java type holds — and the width the record's own constructor enforces, so
  * the table and the record cannot disagree about what fits.
  */
@@ -26,8 +27,9 @@ class CmTablesTest {
         }
     }
 
-    static final List<Table> tables =
-            CmTables.MESSAGES.stream().map(l -> new Table(l.type().getSimpleName(), l, Mad.DATA_SIZE)).toList();
+    static final List<Table> tables = Stream.concat(
+            CmTables.MESSAGES.stream().map(l -> new Table(l.type().getSimpleName(), l, Mad.DATA_SIZE)),
+            Stream.of(new Table("MadHeader", CmTables.MAD_HEADER, Mad.HEADER_SIZE))).toList();
 
     @Test
     void thereIsOneTablePerSupportedAttribute() {
