@@ -1,6 +1,5 @@
 package org.jrdma.cm.wire;
 
-import static org.jrdma.cm.wire.Wire.*;
 
 /** DREP, DisconnectReply (§7.6). */
 public record Drep(int localCommId, int remoteCommId, byte[] privateData) implements CmMessage {
@@ -18,16 +17,6 @@ public record Drep(int localCommId, int remoteCommId, byte[] privateData) implem
     @Override
     public byte[] privateData() {
         return privateData.clone();
-    }
-
-    void write(byte[] m) {
-        put32(m, D, localCommId);
-        put32(m, D + 4, remoteCommId);
-        putBytes(m, D + 8, privateData);
-    }
-
-    static Drep read(byte[] m) {
-        return new Drep(u32(m, D), u32(m, D + 4), slice(m, D + 8, PRIVATE_DATA_SIZE));
     }
 
     @Override

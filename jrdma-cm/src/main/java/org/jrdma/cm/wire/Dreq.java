@@ -1,7 +1,6 @@
 package org.jrdma.cm.wire;
 
 import static org.jrdma.cm.wire.Fields.check;
-import static org.jrdma.cm.wire.Wire.*;
 
 /** DREQ, DisconnectRequest (§7.6). {@code remoteQpnEecn} is the receiver's QPN. */
 public record Dreq(int localCommId, int remoteCommId, int remoteQpnEecn, byte[] privateData) implements CmMessage {
@@ -20,17 +19,6 @@ public record Dreq(int localCommId, int remoteCommId, int remoteQpnEecn, byte[] 
     @Override
     public byte[] privateData() {
         return privateData.clone();
-    }
-
-    void write(byte[] m) {
-        put32(m, D, localCommId);
-        put32(m, D + 4, remoteCommId);
-        put24(m, D + 8, remoteQpnEecn);
-        putBytes(m, D + 12, privateData);
-    }
-
-    static Dreq read(byte[] m) {
-        return new Dreq(u32(m, D), u32(m, D + 4), u24(m, D + 8), slice(m, D + 12, PRIVATE_DATA_SIZE));
     }
 
     @Override

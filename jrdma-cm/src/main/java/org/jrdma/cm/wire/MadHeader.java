@@ -32,21 +32,4 @@ public record MadHeader(
         return new MadHeader(Mad.BASE_VERSION, Mad.MGMT_CLASS_CM, Mad.CLASS_VERSION_CM, Mad.METHOD_SEND,
                 0, 0, tid, attributeId, 0);
     }
-
-    void write(byte[] mad) {
-        Wire.put8(mad, 0, baseVersion);
-        Wire.put8(mad, 1, mgmtClass);
-        Wire.put8(mad, 2, classVersion);
-        Wire.put8(mad, 3, method);
-        Wire.put16(mad, 4, status);
-        Wire.put16(mad, 6, classSpecific);
-        Wire.put64(mad, 8, transactionId);
-        Wire.put16(mad, 16, attributeId);
-        Wire.put32(mad, 20, attributeModifier);
-    }
-
-    static MadHeader read(byte[] mad) {
-        return new MadHeader(Wire.u8(mad, 0), Wire.u8(mad, 1), Wire.u8(mad, 2), Wire.u8(mad, 3),
-                Wire.u16(mad, 4), Wire.u16(mad, 6), Wire.u64(mad, 8), Wire.u16(mad, 16), Wire.u32(mad, 20));
-    }
 }

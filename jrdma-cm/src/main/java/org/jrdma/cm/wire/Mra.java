@@ -1,7 +1,6 @@
 package org.jrdma.cm.wire;
 
 import static org.jrdma.cm.wire.Fields.check;
-import static org.jrdma.cm.wire.Wire.*;
 
 /**
  * MRA, MsgRcptAck (§7.6, §7.9): "received, wait up to 4.096 µs × 2^serviceTimeout more".
@@ -28,19 +27,6 @@ public record Mra(int localCommId, int remoteCommId, int messageMraed, int servi
     @Override
     public byte[] privateData() {
         return privateData.clone();
-    }
-
-    void write(byte[] m) {
-        put32(m, D, localCommId);
-        put32(m, D + 4, remoteCommId);
-        putBits(m, D + 8, 0xC0, messageMraed);
-        putBits(m, D + 9, 0xF8, serviceTimeout);
-        putBytes(m, D + 10, privateData);
-    }
-
-    static Mra read(byte[] m) {
-        return new Mra(u32(m, D), u32(m, D + 4), bits(m, D + 8, 0xC0), bits(m, D + 9, 0xF8),
-                slice(m, D + 10, PRIVATE_DATA_SIZE));
     }
 
     @Override

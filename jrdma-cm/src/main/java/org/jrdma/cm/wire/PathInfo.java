@@ -1,7 +1,6 @@
 package org.jrdma.cm.wire;
 
 import static org.jrdma.cm.wire.Fields.check;
-import static org.jrdma.cm.wire.Wire.*;
 
 /**
  * A REQ's primary or alternate path (§7.6, REQ CM offsets 52–95 and 96–139). On RoCEv2 the GIDs
@@ -44,27 +43,6 @@ public record PathInfo(
     @Override
     public byte[] remoteGid() {
         return remoteGid.clone();
-    }
-
-    /** Writes the path whose first byte (Local Port LID) is at MAD offset {@code at}. */
-    void write(byte[] m, int at) {
-        put16(m, at, localLid);
-        put16(m, at + 2, remoteLid);
-        putBytes(m, at + 4, localGid);
-        putBytes(m, at + 20, remoteGid);
-        put32(m, at + 36, flowLabel << 12); // the upper 20 bits of the word
-        putBits(m, at + 39, 0x3F, packetRate);
-        put8(m, at + 40, trafficClass);
-        put8(m, at + 41, hopLimit);
-        putBits(m, at + 42, 0xF0, sl);
-        putFlag(m, at + 42, 0x08, subnetLocal);
-        putBits(m, at + 43, 0xF8, localAckTimeout);
-    }
-
-    static PathInfo read(byte[] m, int at) {
-        return new PathInfo(u16(m, at), u16(m, at + 2), slice(m, at + 4, 16), slice(m, at + 20, 16),
-                u32(m, at + 36) >>> 12, bits(m, at + 39, 0x3F), u8(m, at + 40), u8(m, at + 41),
-                bits(m, at + 42, 0xF0), flag(m, at + 42, 0x08), bits(m, at + 43, 0xF8));
     }
 
     @Override

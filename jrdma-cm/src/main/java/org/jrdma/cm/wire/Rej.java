@@ -1,7 +1,6 @@
 package org.jrdma.cm.wire;
 
 import static org.jrdma.cm.wire.Fields.check;
-import static org.jrdma.cm.wire.Wire.*;
 
 /**
  * REJ, ConnectReject (§7.6). {@code messageRejected} says what is refused ({@link #REJECTED_REQ},
@@ -49,21 +48,6 @@ public record Rej(
     @Override
     public byte[] privateData() {
         return privateData.clone();
-    }
-
-    void write(byte[] m) {
-        put32(m, D, localCommId);
-        put32(m, D + 4, remoteCommId);
-        putBits(m, D + 8, 0xC0, messageRejected);
-        putBits(m, D + 9, 0xFE, rejectInfoLength);
-        put16(m, D + 10, reason);
-        putBytes(m, D + 12, ari);
-        putBytes(m, D + 84, privateData);
-    }
-
-    static Rej read(byte[] m) {
-        return new Rej(u32(m, D), u32(m, D + 4), bits(m, D + 8, 0xC0), bits(m, D + 9, 0xFE), u16(m, D + 10),
-                slice(m, D + 12, ARI_SIZE), slice(m, D + 84, PRIVATE_DATA_SIZE));
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.jrdma.cm.wire;
 
-import static org.jrdma.cm.wire.Wire.*;
 
 /** RTU, ReadyToUse (§7.6): the active side's last message of the handshake. */
 public record Rtu(int localCommId, int remoteCommId, byte[] privateData) implements CmMessage {
@@ -18,16 +17,6 @@ public record Rtu(int localCommId, int remoteCommId, byte[] privateData) impleme
     @Override
     public byte[] privateData() {
         return privateData.clone();
-    }
-
-    void write(byte[] m) {
-        put32(m, D, localCommId);
-        put32(m, D + 4, remoteCommId);
-        putBytes(m, D + 8, privateData);
-    }
-
-    static Rtu read(byte[] m) {
-        return new Rtu(u32(m, D), u32(m, D + 4), slice(m, D + 8, PRIVATE_DATA_SIZE));
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.jrdma.cm.wire;
 
 import static org.jrdma.cm.wire.Fields.check;
-import static org.jrdma.cm.wire.Wire.*;
 
 /**
  * SIDR_REP (§7.6). Newer kernels put an ECE vendor ID in reserved bytes: bits 23–8 in the 16 bits
@@ -44,25 +43,6 @@ public record SidrRep(
     @Override
     public byte[] privateData() {
         return privateData.clone();
-    }
-
-    void write(byte[] m) {
-        put32(m, D, requestId);
-        put8(m, D + 4, status);
-        put8(m, D + 5, additionalInfoLength);
-        put16(m, D + 6, eceVendorId >>> 8);
-        put24(m, D + 8, qpn);
-        put8(m, D + 11, eceVendorId);
-        put64(m, D + 12, serviceId);
-        put32(m, D + 20, qkey);
-        putBytes(m, D + 24, additionalInfo);
-        putBytes(m, D + 96, privateData);
-    }
-
-    static SidrRep read(byte[] m) {
-        return new SidrRep(u32(m, D), u8(m, D + 4), u8(m, D + 5), u16(m, D + 6) << 8 | u8(m, D + 11),
-                u24(m, D + 8), u64(m, D + 12), u32(m, D + 20), slice(m, D + 24, ADDITIONAL_INFO_SIZE),
-                slice(m, D + 96, PRIVATE_DATA_SIZE));
     }
 
     @Override

@@ -7,5 +7,10 @@
  * so {@code CmCodec.decode} then {@code CmCodec.encode} gives back the same 256 bytes for
  * everything but reserved bits (which are sent as zero and ignored on receipt). Byte arrays are
  * copied in and out, and compared by content in {@code equals}.
+ *
+ * <p>The records know nothing of the wire. Each message is one field table in {@code CmTables}
+ * (name, byte offset, bit offset, bit width: IBA vol 1 §12.6 as Linux's {@code cm_msgs.h} writes
+ * it), and one codec, {@code CmLayout}, reads and writes every table — the MAD header's and a
+ * REQ's two paths included.
  */
 package org.jrdma.cm.wire;

@@ -59,6 +59,39 @@ final class Records {
         return (CmMessage) with((Record) m, path, value);
     }
 
+    /** A copy of any record, a MAD header too, with one (possibly dotted) component replaced. */
+    static Record replaced(Record r, String path, Object value) {
+        return with(r, path, value);
+    }
+
+    /** Any record with every field zero / false / empty (a MAD header too). */
+    static Record zeroRecord(Class<? extends Record> type) {
+        return build(type, Map.of());
+    }
+
+    /** The declared type of a (possibly dotted) component. */
+    static Class<?> type(Class<?> record, String path) {
+        Class<?> t = record;
+        for (String part : path.split("\\.")) {
+            Class<?> outer = t;
+            t = Arrays.stream(outer.getRecordComponents()).filter(c -> c.getName().equals(part)).findFirst()
+                    .map(RecordComponent::getType)
+                    .orElseThrow(() -> new IllegalArgumentException(outer.getSimpleName() + " has no " + part));
+        }
+        return t;
+    }
+
+    /** The value of a (possibly dotted) component. */
+    static Object at(Record r, String path) {
+        Object v = r;
+        for (String part : path.split("\\.")) {
+            Record outer = (Record) v;
+            v = get(outer, Arrays.stream(outer.getClass().getRecordComponents()).filter(c -> c.getName().equals(part))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException(outer.getClass().getSimpleName() + " has no " + part)));
+        }
+        return v;
+    }
+
     private static Record with(Record r, String path, Object value) {
         int dot = path.indexOf('.');
         String head = dot < 0 ? path : path.substring(0, dot);
