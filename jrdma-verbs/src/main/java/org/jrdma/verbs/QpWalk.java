@@ -6,17 +6,17 @@ import java.util.Objects;
  * A QP's RESET → INIT → RTR → RTS walk, as libibverbs programs write it: one {@link QpAttr}
  * per step carrying exactly the attributes ibv_modify_qp requires of that step for the QP's
  * transport, no more (the table is {@link org.jrdma.verbs.spi.QpTransitions}, which every
- * provider checks and which checks the values too):
+ * provider checks and which checks the values too), each besides STATE:
  *
  * <pre>
- *        INIT                       RTR                                      RTS
- *  RC    PKEY_INDEX PORT ACCESS     AV PATH_MTU DEST_QPN RQ_PSN              SQ_PSN TIMEOUT RETRY_CNT
- *                                   MAX_DEST_RD_ATOMIC MIN_RNR_TIMER         RNR_RETRY MAX_QP_RD_ATOMIC
- *  UC    PKEY_INDEX PORT ACCESS     AV PATH_MTU DEST_QPN RQ_PSN              SQ_PSN
- *  UD    PKEY_INDEX PORT QKEY       (the state alone)                        SQ_PSN
+ *       INIT                         RTR                               RTS
+ *  RC   PKEY_INDEX PORT ACCESS_FLAGS AV PATH_MTU DEST_QPN RQ_PSN       SQ_PSN TIMEOUT RETRY_CNT
+ *                                    MAX_DEST_RD_ATOMIC MIN_RNR_TIMER  RNR_RETRY MAX_QP_RD_ATOMIC
+ *  UC   PKEY_INDEX PORT ACCESS_FLAGS AV PATH_MTU DEST_QPN RQ_PSN       SQ_PSN
+ *  UD   PKEY_INDEX PORT QKEY         (the state alone)                 SQ_PSN
  * </pre>
  *
- * A GSI QP walks as UD does (PORT is optional for it at INIT, and given). The builder holds the
+ * <p>A GSI QP walks as UD does (PORT is optional for it at INIT, and given). The builder holds the
  * values of all three steps; a step takes the ones its transport uses and ignores the rest, so
  * one builder serves RC, UC and UD. Start from a preset ({@link #rcPingpong}, {@link #perftest})
  * or from {@link #of} and set what the program decides — the peer's QPN, PSN and address
