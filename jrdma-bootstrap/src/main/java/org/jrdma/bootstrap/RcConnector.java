@@ -5,10 +5,10 @@ import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.ProtectionDomain;
-import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 import org.jrdma.verbs.QueuePair;
 
 /**
@@ -134,54 +134,43 @@ public final class RcConnector {
         return ah;
     }
 
+    /**
+     * The walk with the options' values (rc_pingpong's unless changed) and our send PSN; each
+     * step takes what its transport uses, as ibv_rc_pingpong, ibv_uc_pingpong and ibv_ud_pingpong
+     * do (ROCEV2-FACTS §3.2): UC has no ACKs, so no timeout, retries, RNR timer or read depth;
+     * UD a Q_Key at INIT, nothing but the state at RTR.
+     */
+    private static QpWalk walk(RcOptions o, ConnInfo local) {
+        return QpWalk.rcPingpong(o.qpType()).port(o.port()).accessFlags(o.accessFlags()).qkey(o.qkey())
+                .pathMtu(o.mtu()).maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).sqPsn(local.psn())
+                .timeout(o.timeout()).retryCnt(o.retryCnt()).rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic());
+    }
+
     /** RC and UC: INIT → RTR → RTS with the peer's info (a UD QP is there already). */
     private static void toRts(QueuePair qp, RcOptions o, ConnInfo local, ConnInfo remote, ConnectListener listener) {
-        switch (o.qpType()) {
-            case RC -> toRtsRc(qp, o, addressVector(o, remote), local, remote, listener);
-            case UC -> toRtsUc(qp, o, addressVector(o, remote), local, remote, listener);
-            default -> {
-                return;
-            }
+        if (o.qpType() == QpType.UD) {
+            return;
         }
-        listener.onQpState(QpState.RTS, System.nanoTime());
-    }
-
-    private static void toInit(QueuePair qp, RcOptions o, QpAttr init, ConnectListener listener) {
-        qp.modify(init.state(QpState.INIT).pkeyIndex(0).port(o.port()));
-        listener.onQpState(QpState.INIT, System.nanoTime());
-        o.onInit().accept(qp);
-    }
-
-    private static void toRtr(QueuePair qp, QpAttr rtr, ConnectListener listener) {
-        qp.modify(rtr.state(QpState.RTR));
-        listener.onQpState(QpState.RTR, System.nanoTime());
-    }
-
-    /** ibv_rc_pingpong's transitions (ROCEV2-FACTS §3.2). */
-    private static void toRtsRc(QueuePair qp, RcOptions o, AhAttr ah, ConnInfo local, ConnInfo remote, ConnectListener listener) {
-        toInit(qp, o, new QpAttr().accessFlags(o.accessFlags()), listener);
-        toRtr(qp, new QpAttr().pathMtu(o.mtu()).destQpNum(remote.qpn()).rqPsn(remote.psn())
-                .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).ahAttr(ah), listener);
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()).timeout(o.timeout()).retryCnt(o.retryCnt())
-                .rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic()));
-    }
-
-    /** ibv_uc_pingpong's: no ACKs, so no timeout, retries, RNR timer or read depth. */
-    private static void toRtsUc(QueuePair qp, RcOptions o, AhAttr ah, ConnInfo local, ConnInfo remote, ConnectListener listener) {
-        toInit(qp, o, new QpAttr().accessFlags(o.accessFlags()), listener);
-        toRtr(qp, new QpAttr().pathMtu(o.mtu()).destQpNum(remote.qpn()).rqPsn(remote.psn()).ahAttr(ah), listener);
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()));
+        walk(qp, o, walk(o, local).destQpNum(remote.qpn()).rqPsn(remote.psn()).ahAttr(addressVector(o, remote)),
+                listener);
     }
 
     /**
-     * ibv_ud_pingpong's: a Q_Key at INIT, nothing but the state at RTR, the send PSN at RTS;
-     * done before the exchange (see connect). The peer is reached through an address handle for
-     * its GID, made after the exchange.
+     * A UD QP's walk, done before the exchange (see connect). The peer is reached through an
+     * address handle for its GID, made after the exchange.
      */
     private static void readyUd(QueuePair qp, RcOptions o, ConnInfo local, ConnectListener listener) {
-        toInit(qp, o, new QpAttr().qkey(o.qkey()), listener);
-        toRtr(qp, new QpAttr(), listener);
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(local.psn()));
+        walk(qp, o, walk(o, local), listener);
+    }
+
+    /** The three steps, telling the listener of each; receives are posted in INIT (onInit). */
+    private static void walk(QueuePair qp, RcOptions o, QpWalk walk, ConnectListener listener) {
+        qp.modify(walk.init());
+        listener.onQpState(QpState.INIT, System.nanoTime());
+        o.onInit().accept(qp);
+        qp.modify(walk.rtr());
+        listener.onQpState(QpState.RTR, System.nanoTime());
+        qp.modify(walk.rts());
         listener.onQpState(QpState.RTS, System.nanoTime());
     }
 }

@@ -7,6 +7,7 @@ import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 import org.jrdma.verbs.QueuePair;
 
 /**
@@ -40,7 +41,7 @@ public record RcOptions(
         int sl) {
 
     /** ibv_ud_pingpong's (and perftest's) Q_Key. */
-    public static final int PINGPONG_QKEY = 0x11111111;
+    public static final int PINGPONG_QKEY = QpWalk.DEFAULT_QKEY;
 
     public RcOptions {
         Objects.requireNonNull(sendCq, "sendCq");
@@ -57,10 +58,15 @@ public record RcOptions(
         }
     }
 
-    /** rc_pingpong's settings, both queues completing to {@code cq}. */
+    /**
+     * rc_pingpong's settings ({@link QpWalk#rcPingpong}), both queues completing to {@code cq};
+     * but LOCAL_WRITE access and hop limit 64 rather than its 0 and 1.
+     */
     public static RcOptions defaults(CompletionQueue cq) {
-        return new RcOptions(cq, cq, new QpCap(16, 500, 1, 1, 0), Mtu.MTU_1024, 1, 0, AccessFlags.LOCAL_WRITE,
-                14, 7, 7, 12, 1, 1, 64, qp -> { }, QpType.RC, PINGPONG_QKEY, 0);
+        QpWalk p = QpWalk.rcPingpong(QpType.RC);
+        return new RcOptions(cq, cq, new QpCap(16, 500, 1, 1, 0), p.pathMtu(), p.port(), 0, AccessFlags.LOCAL_WRITE,
+                p.timeout(), p.retryCnt(), p.rnrRetry(), p.minRnrTimer(), p.maxRdAtomic(), p.maxDestRdAtomic(), 64,
+                qp -> { }, QpType.RC, PINGPONG_QKEY, 0);
     }
 
     public RcOptions withCap(QpCap c) {

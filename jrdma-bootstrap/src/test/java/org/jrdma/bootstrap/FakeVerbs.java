@@ -3,6 +3,7 @@ package org.jrdma.bootstrap;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Gid;
@@ -20,6 +21,8 @@ public final class FakeVerbs {
     /** One created QP. */
     public static final class Qp {
         public final List<QpState> states = new ArrayList<>();
+        /** What each modify carried, in order (the one-argument modify: its mask is the attr's). */
+        public final List<QpAttr> attrs = new ArrayList<>();
         public volatile boolean closed;
     }
 
@@ -38,6 +41,10 @@ public final class FakeVerbs {
         pd = proxy(ProtectionDomain.class, (m, args) -> switch (m) {
             case "context" -> context;
             case "createQp" -> newQp();
+            case "createAh" -> proxy(AddressHandle.class, (m2, args2) -> switch (m2) {
+                case "close" -> null;
+                default -> throw new AssertionError("unexpected AddressHandle." + m2);
+            });
             default -> throw new AssertionError("unexpected ProtectionDomain." + m);
         });
     }
@@ -50,6 +57,7 @@ public final class FakeVerbs {
             case "qpNum" -> qpn;
             case "modify" -> {
                 record.states.add(((QpAttr) args[0]).qpState());
+                record.attrs.add((QpAttr) args[0]);
                 yield null;
             }
             case "close" -> {

@@ -76,7 +76,6 @@ final class ActiveSide {
             return;
         }
         try {
-            CmQp.toRtr(qp, c);
             CmQp.toRts(qp, c);
         } catch (VerbsException e) {
             // cma_rep_recv failing: REJ the REP and tell the user CONNECT_ERROR

@@ -7,6 +7,7 @@ import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 import org.jrdma.verbs.QueuePair;
 
 /** The QP transitions the CM makes, with the attributes rdma_cm gives them (§7.3, §7.8, §7.9). */
@@ -23,42 +24,34 @@ final class CmQp {
      * QP goes on to RTR and RTS at once with rdma_cm's Q_Key (cma_init_ud_qp).
      */
     static void initialize(QueuePair qp, int sqPsn) {
+        QpWalk walk = QpWalk.of(qp.qpType()).port(1).accessFlags(AccessFlags.REMOTE_WRITE).qkey(UDP_QKEY).sqPsn(sqPsn);
         if (qp.qpType() == QpType.UD) {
-            qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(UDP_QKEY));
-            qp.modify(new QpAttr().state(QpState.RTR));
-            qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn));
+            walk.toRts(qp);
             return;
         }
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(AccessFlags.REMOTE_WRITE));
+        qp.modify(walk.init());
     }
 
     /**
-     * INIT → INIT with the CM's access (REMOTE_WRITE, plus REMOTE_READ and REMOTE_ATOMIC when
-     * we serve reads: cm_init_qp_init_attr), then RTR: rq_psn = our own seq (Linux
-     * convention), the peer's QPN, the path MTU, max_dest_rd_atomic = responder resources,
-     * min_rnr_timer 0.
+     * The QP to RTR and RTS with the connection's values, all from the REQ and REP (no preset:
+     * rdma_cm's are its own). First INIT → INIT with the CM's access (REMOTE_WRITE, plus
+     * REMOTE_READ and REMOTE_ATOMIC when we serve reads: cm_init_qp_init_attr); then RTR with
+     * rq_psn = our own seq (Linux convention), the peer's QPN, the path MTU, max_dest_rd_atomic =
+     * responder resources, min_rnr_timer 0; then RTS with sq_psn = the peer's advertised PSN, the
+     * ACK timeout, the retry counts and max_rd_atomic = initiator depth.
      */
-    static void toRtr(QueuePair qp, CmConn c) {
+    static void toRts(QueuePair qp, CmConn c) {
         int access = AccessFlags.REMOTE_WRITE;
         if (qp.qpType() == QpType.RC && c.responderResources > 0) {
             access |= AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
         }
         qp.modify(new QpAttr().state(QpState.INIT).accessFlags(access));
-        QpAttr rtr = new QpAttr().state(QpState.RTR).ahAttr(addressVector(c.peer == null ? Gid.ZERO : Gid.of(c.peer)))
-                .pathMtu(c.mtu).destQpNum(c.remoteQpn).rqPsn(c.seq);
-        if (qp.qpType() == QpType.RC) {
-            rtr.maxDestRdAtomic(c.responderResources).minRnrTimer(0);
-        }
-        qp.modify(rtr);
-    }
-
-    /** RTS: sq_psn = the peer's advertised PSN, the ACK timeout, retry counts, max_rd_atomic = initiator depth. */
-    static void toRts(QueuePair qp, CmConn c) {
-        QpAttr rts = new QpAttr().state(QpState.RTS).sqPsn(c.remotePsn);
-        if (qp.qpType() == QpType.RC) {
-            rts.timeout(c.ackTimeout).retryCnt(c.retryCount).rnrRetry(c.rnrRetryCount).maxRdAtomic(c.initiatorDepth);
-        }
-        qp.modify(rts);
+        QpWalk walk = QpWalk.of(qp.qpType()).ahAttr(addressVector(c.peer == null ? Gid.ZERO : Gid.of(c.peer)))
+                .pathMtu(c.mtu).destQpNum(c.remoteQpn).rqPsn(c.seq).maxDestRdAtomic(c.responderResources)
+                .minRnrTimer(0).sqPsn(c.remotePsn).timeout(c.ackTimeout).retryCnt(c.retryCount)
+                .rnrRetry(c.rnrRetryCount).maxRdAtomic(c.initiatorDepth);
+        qp.modify(walk.rtr());
+        qp.modify(walk.rts());
     }
 
     /** rdma_disconnect: the QP to ERR, which flushes what is outstanding. */

@@ -16,11 +16,10 @@ import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Grh;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
-import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
-import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
@@ -70,9 +69,7 @@ final class GsiMadPort implements MadPort {
         this.sendCq = context.createCq(SEND_SLOTS, null);
         this.qp = pd.createQp(new QpInitAttr().qpType(QpType.GSI).sendCq(sendCq).recvCq(recvCq)
                 .cap(new QpCap(SEND_SLOTS, RING, 1, 1, 0)));
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).qkey(Mad.GSI_QKEY));
-        qp.modify(new QpAttr().state(QpState.RTR));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(0));
+        QpWalk.of(QpType.GSI).port(1).qkey(Mad.GSI_QKEY).sqPsn(0).toRts(qp);
         MemorySegment memory = arena.allocate((long) RING * RECV_BYTES + (long) SEND_SLOTS * Mad.SIZE, 64);
         this.mr = pd.registerMemory(memory, AccessFlags.LOCAL_WRITE, arena);
         for (int i = 0; i < RING; i++) {

@@ -103,7 +103,6 @@ final class PassiveSide {
         c.initiatorDepth = p.initiatorDepth() == ConnParam.DEVICE_MAX
                 ? Math.min(c.initiatorDepth, attr.maxQpInitRdAtom()) : p.initiatorDepth();
         if (qp != null) {
-            CmQp.toRtr(qp, c);
             CmQp.toRts(qp, c);
         } else {
             c.srq = p.srq();

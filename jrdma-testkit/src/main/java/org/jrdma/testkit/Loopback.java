@@ -12,11 +12,11 @@ import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.ProtectionDomain;
-import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.SharedReceiveQueue;
 import org.jrdma.verbs.SrqInitAttr;
@@ -365,17 +365,21 @@ public final class Loopback implements AutoCloseable {
                 b.ah = closer.add(b.pd.createAh(AhAttr.roce(a.gid, gidIndex, port)));
             }
             QpState peer = o.peerState();
-            a.qp.modify(init(o, port));
+            QpWalk walkA = walk(o, port, a).destQpNum(b.qp.qpNum()).rqPsn(b.sqPsn)
+                    .ahAttr(AhAttr.roce(b.gid, gidIndex, port));
+            QpWalk walkB = walk(o, port, b).destQpNum(a.qp.qpNum()).rqPsn(a.sqPsn)
+                    .ahAttr(AhAttr.roce(a.gid, gidIndex, port));
+            a.qp.modify(walkA.init());
             if (peer != QpState.RESET) {
-                b.qp.modify(init(o, port));
+                b.qp.modify(walkB.init());
             }
-            a.qp.modify(rtr(o, AhAttr.roce(b.gid, gidIndex, port), b.qp.qpNum(), b.sqPsn));
+            a.qp.modify(walkA.rtr());
             if (peer == QpState.RTR || peer == QpState.RTS) {
-                b.qp.modify(rtr(o, AhAttr.roce(a.gid, gidIndex, port), a.qp.qpNum(), a.sqPsn));
+                b.qp.modify(walkB.rtr());
             }
-            a.qp.modify(rts(o, a.sqPsn));
+            a.qp.modify(walkA.rts());
             if (peer == QpState.RTS) {
-                b.qp.modify(rts(o, b.sqPsn));
+                b.qp.modify(walkB.rts());
             }
             return new Loopback(closer, a, b);
         } catch (RuntimeException | Error e) {
@@ -388,29 +392,14 @@ public final class Loopback implements AutoCloseable {
         }
     }
 
-    /** RESET → INIT: UD needs a Q_Key, RC and UC access flags (ROCEV2-FACTS §3.3). */
-    private static QpAttr init(Options o, int port) {
-        return o.qpType() == QpType.UD
-                ? new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port).qkey(UD_QKEY)
-                : RcAttrs.init(port, o.qpAccess());
-    }
-
-    /** INIT → RTR: UD needs nothing, UC no RNR timer and no responder resources. */
-    private static QpAttr rtr(Options o, AhAttr av, int destQpn, int rqPsn) {
-        return switch (o.qpType()) {
-            case UD -> new QpAttr().state(QpState.RTR);
-            case UC -> new QpAttr().state(QpState.RTR).ahAttr(av).pathMtu(o.mtu()).destQpNum(destQpn).rqPsn(rqPsn);
-            default -> new QpAttr().state(QpState.RTR).ahAttr(av).pathMtu(o.mtu()).destQpNum(destQpn).rqPsn(rqPsn)
-                    .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer());
-        };
-    }
-
-    /** RTR → RTS: UC and UD need only the send PSN. */
-    private static QpAttr rts(Options o, int sqPsn) {
-        return o.qpType() == QpType.RC
-                ? new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(o.timeout()).retryCnt(o.retryCnt())
-                        .rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic())
-                : new QpAttr().state(QpState.RTS).sqPsn(sqPsn);
+    /**
+     * rc_pingpong's walk with the pair's values; each step takes what its transport needs (UD a
+     * Q_Key and nothing at RTR, UC no RNR timer, responder resources or retry policy).
+     */
+    private static QpWalk walk(Options o, int port, Endpoint self) {
+        return QpWalk.rcPingpong(o.qpType()).port(port).accessFlags(o.qpAccess()).qkey(UD_QKEY).pathMtu(o.mtu())
+                .maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).sqPsn(self.sqPsn)
+                .timeout(o.timeout()).retryCnt(o.retryCnt()).rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic());
     }
 
     public Endpoint a() {

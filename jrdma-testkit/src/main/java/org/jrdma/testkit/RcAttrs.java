@@ -6,18 +6,21 @@ import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 
 /**
- * The attributes an RC QP is connected with, as rc_pingpong and perftest set them
- * (ROCEV2-FACTS §5.2, §6.5): timeout 14 (67 ms), retry 7, RNR retry 7 (infinite),
- * min RNR timer 12, one outstanding READ/atomic each way.
+ * The attributes an RC QP is connected with: {@link QpWalk#rcPingpong}'s (ROCEV2-FACTS §5.2):
+ * timeout 14 (67 ms), retry 7, RNR retry 7 (infinite), min RNR timer 12, one outstanding
+ * READ/atomic each way. The constants name them for suites that assert on them.
  */
 public final class RcAttrs {
-    public static final int TIMEOUT = 14;
-    public static final int RETRY_CNT = 7;
-    public static final int RNR_RETRY = 7;
-    public static final int MIN_RNR_TIMER = 12;
-    public static final int RD_ATOMIC = 1;
+    public static final int TIMEOUT = pingpong().timeout();
+    public static final int RETRY_CNT = pingpong().retryCnt();
+    public static final int RNR_RETRY = pingpong().rnrRetry();
+    public static final int MIN_RNR_TIMER = pingpong().minRnrTimer();
+    /** max_rd_atomic and max_dest_rd_atomic, which rc_pingpong sets alike. */
+    public static final int RD_ATOMIC = pingpong().maxRdAtomic();
     /** What loopback QPs allow their peer: everything but atomics, which a device may lack. */
     public static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     /** Any Q_Key: RC ignores it, and a modify that carries it is refused. */
@@ -26,21 +29,24 @@ public final class RcAttrs {
     private RcAttrs() {
     }
 
+    /** A fresh walk each time: a builder is mutable, so none is shared. */
+    private static QpWalk pingpong() {
+        return QpWalk.rcPingpong(QpType.RC);
+    }
+
     /** RESET → INIT with exactly its required attributes (P_Key index 0). */
     public static QpAttr init(int port, int access) {
-        return new QpAttr().state(QpState.INIT).pkeyIndex(0).port(port).accessFlags(access);
+        return pingpong().port(port).accessFlags(access).init();
     }
 
     /** INIT → RTR with exactly its required attributes. */
     public static QpAttr rtr(AhAttr av, Mtu mtu, int destQpn, int rqPsn) {
-        return new QpAttr().state(QpState.RTR).ahAttr(av).pathMtu(mtu).destQpNum(destQpn).rqPsn(rqPsn)
-                .maxDestRdAtomic(RD_ATOMIC).minRnrTimer(MIN_RNR_TIMER);
+        return pingpong().ahAttr(av).pathMtu(mtu).destQpNum(destQpn).rqPsn(rqPsn).rtr();
     }
 
     /** RTR → RTS with exactly its required attributes. */
     public static QpAttr rts(int sqPsn) {
-        return new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(TIMEOUT).retryCnt(RETRY_CNT)
-                .rnrRetry(RNR_RETRY).maxRdAtomic(RD_ATOMIC);
+        return pingpong().sqPsn(sqPsn).rts();
     }
 
     /**

@@ -18,10 +18,10 @@ import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
-import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
-import org.jrdma.verbs.QpState;
+import org.jrdma.verbs.QpType;
+import org.jrdma.verbs.QpWalk;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
@@ -121,11 +121,11 @@ final class ChaosRun implements AutoCloseable {
     }
 
     private void connect(QueuePair qp, Context ctx, int remoteQpn, Context peer, int access, int sqPsn, int rqPsn) {
-        qp.modify(new QpAttr().state(QpState.INIT).pkeyIndex(0).port(1).accessFlags(access));
-        qp.modify(new QpAttr().state(QpState.RTR).pathMtu(config.mtu()).destQpNum(remoteQpn).rqPsn(rqPsn)
-                .maxDestRdAtomic(8).minRnrTimer(1).ahAttr(AhAttr.roce(peer.queryGid(1, 0), 0, 1)));
-        qp.modify(new QpAttr().state(QpState.RTS).sqPsn(sqPsn).timeout(config.timeout()).retryCnt(config.retryCnt())
-                .rnrRetry(7).maxRdAtomic(8));
+        // rc_pingpong's walk with the cell's ACK timeout and retry count (ChaosConfig), eight
+        // READs/atomics each way and RNR timer code 1 (10 µs, the shortest).
+        QpWalk.rcPingpong(QpType.RC).accessFlags(access).pathMtu(config.mtu()).destQpNum(remoteQpn).rqPsn(rqPsn)
+                .ahAttr(AhAttr.roce(peer.queryGid(1, 0), 0, 1)).maxDestRdAtomic(8).minRnrTimer(1).sqPsn(sqPsn)
+                .timeout(config.timeout()).retryCnt(config.retryCnt()).maxRdAtomic(8).toRts(qp);
     }
 
     private SoftHca hca(Context ctx) {
