@@ -1,5 +1,6 @@
 package org.jrdma.soft.stage;
 
+import org.jrdma.soft.net.RoceEndpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jrdma.soft.stage.Requests.*;
 import static org.jrdma.soft.stage.ResponderOutcome.*;
@@ -39,6 +40,8 @@ import org.junit.jupiter.api.TestFactory;
  * walk checks that nothing but the flush of the posted receives completes.
  */
 class ErrorTableTest {
+    private static final RoceEndpoint PEER = RoceEndpoint.of(new java.net.InetSocketAddress("127.0.0.1", 4791));
+    private static final RoceEndpoint LOCAL = RoceEndpoint.of(new java.net.InetSocketAddress("127.0.0.2", 4791));
     private static StageMemory memory;
 
     @BeforeAll
@@ -93,7 +96,7 @@ class ErrorTableTest {
             Requests.Request req = r.build();
             snapshot(req.pkt().bth().psn());
             if (q.qp.datagram) {
-                udResponder.onDatagram(q.qp, req.pkt(), req.data(), 0x7F000001, 0x7F000002, 0, 0x4000,
+                udResponder.onDatagram(q.qp, req.pkt(), req.data(), PEER, LOCAL, 0, 0x4000,
                         req.pkt().length() + 8);
             } else {
                 responder.onRequest(q.qp, req.pkt(), req.data());
