@@ -2,10 +2,8 @@ package org.jrdma.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.jrdma.soft.SoftDeviceDiscovery;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code jrdma demo -g N} reaches the device, as pingpong's does (the two share RcFlags): on a
@@ -14,33 +12,22 @@ import org.junit.jupiter.api.Test;
  * is the device's error; a negative index is a usage error before anything is opened.
  */
 class DemoGidIndexTest {
-    private String device;
-
-    @BeforeEach
-    void ownDevice() throws Exception {
-        String spec = FreeLoopback.deviceSpec("dgidx");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterEach
-    void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    final OwnDevices own = OwnDevices.perTest("dgidx");
 
     @Test
     void indexZeroRunsIndexOneIsTheDevicesError() {
-        ToolRun ok = ToolRun.of("demo", "-d", device, "-g", "0", "-n", "5");
+        ToolRun ok = ToolRun.of("demo", "-d", own.name(), "-g", "0", "-n", "5");
         assertThat(ok.code()).as(ok.toString()).isZero();
         assertThat(ok.out()).contains("10 messages verified byte for byte");
-        ToolRun one = ToolRun.of("demo", "-d", device, "-g", "1", "-n", "5");
+        ToolRun one = ToolRun.of("demo", "-d", own.name(), "-g", "1", "-n", "5");
         assertThat(one.code()).as(one.toString()).isEqualTo(Main.EXIT_FAILURE);
         assertThat(one.err()).contains("query_gid: index 1 outside the GID table");
     }
 
     @Test
     void aNegativeIndexIsAUsageError() {
-        ToolRun bad = ToolRun.of("demo", "-d", device, "-g", "-1");
+        ToolRun bad = ToolRun.of("demo", "-d", own.name(), "-g", "-1");
         assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
         assertThat(bad.err()).contains("--gid-idx must be 0 or more, not -1");
     }

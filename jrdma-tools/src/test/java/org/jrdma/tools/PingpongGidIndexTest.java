@@ -3,10 +3,8 @@ package org.jrdma.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.jrdma.soft.SoftDeviceDiscovery;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code jrdma pingpong -g N} reaches the device: a native device (rdma_rxe) has its RoCEv2 IPv4
@@ -15,24 +13,13 @@ import org.junit.jupiter.api.Test;
  * device, with its one GID, index 1 is the device's error (query_gid), not a usage error.
  */
 class PingpongGidIndexTest {
-    private String device;
-
-    @BeforeEach
-    void ownDevice() throws Exception {
-        String spec = FreeLoopback.deviceSpec("gidx");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterEach
-    void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    final OwnDevices own = OwnDevices.perTest("gidx");
 
     @Test
     void theGidIndexIsTheDevicesToJudge() throws Exception {
         String port = String.valueOf(FreeLoopback.tcpPort());
-        List<String> common = List.of("pingpong", "-d", device, "-p", port, "-g", "1", "-n", "5", "--timeout-ms", "20000");
+        List<String> common = List.of("pingpong", "-d", own.name(), "-p", port, "-g", "1", "-n", "5", "--timeout-ms", "20000");
         ToolRun server = ToolRun.serverAndClient(common,
                 java.util.stream.Stream.concat(common.stream(), java.util.stream.Stream.of("127.0.0.1")).toList(), 60)[0];
         assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
@@ -42,12 +29,12 @@ class PingpongGidIndexTest {
     @Test
     void gidIndexZeroStillRunsAndANegativeOneIsAUsageError() throws Exception {
         String port = String.valueOf(FreeLoopback.tcpPort());
-        List<String> common = List.of("pingpong", "-d", device, "-p", port, "-g", "0", "-n", "5", "--timeout-ms", "20000");
+        List<String> common = List.of("pingpong", "-d", own.name(), "-p", port, "-g", "0", "-n", "5", "--timeout-ms", "20000");
         ToolRun[] r = ToolRun.serverAndClient(common,
                 java.util.stream.Stream.concat(common.stream(), java.util.stream.Stream.of("127.0.0.1")).toList(), 60);
         assertThat(r[0].code()).as(r[0].toString()).isZero();
         assertThat(r[1].code()).as(r[1].toString()).isZero();
-        ToolRun bad = ToolRun.of("pingpong", "-d", device, "-g", "-1", "127.0.0.1");
+        ToolRun bad = ToolRun.of("pingpong", "-d", own.name(), "-g", "-1", "127.0.0.1");
         assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
         assertThat(bad.err()).contains("--gid-idx must be 0 or more, not -1");
     }

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.foreign.Arena;
 import java.time.Duration;
-import org.jrdma.soft.SoftDeviceDiscovery;
-import org.jrdma.tools.FreeLoopback;
+import org.jrdma.tools.OwnDevices;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.MemoryRegion;
@@ -14,9 +13,8 @@ import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.Verbs;
 import org.jrdma.verbs.VerbsException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An endpoint on a context it does not own (the demo's on librdmacm's context, where
@@ -24,24 +22,13 @@ import org.junit.jupiter.api.Test;
  * open for its owner — closing that context would take the CM's context from under it.
  */
 class RcEndpointSharedContextTest {
-    private String device;
-
-    @BeforeEach
-    void ownDevice() throws Exception {
-        String spec = FreeLoopback.deviceSpec("shared");
-        device = spec.substring(0, spec.indexOf('='));
-        System.setProperty(SoftDeviceDiscovery.PROPERTY, spec);
-    }
-
-    @AfterEach
-    void forgetDevice() {
-        System.clearProperty(SoftDeviceDiscovery.PROPERTY);
-    }
+    @RegisterExtension
+    final OwnDevices own = OwnDevices.perTest("shared");
 
     @Test
     void closingTheEndpointReleasesItsObjectsAndKeepsTheContext() {
-        EndpointConfig config = new EndpointConfig(device, "cm", 0, 64, 1, false, Mtu.MTU_1024, Duration.ofSeconds(5), true);
-        try (Context ctx = Verbs.device(device).open(); Arena arena = Arena.ofShared()) {
+        EndpointConfig config = new EndpointConfig(own.name(), "cm", 0, 64, 1, false, Mtu.MTU_1024, Duration.ofSeconds(5), true);
+        try (Context ctx = Verbs.device(own.name()).open(); Arena arena = Arena.ofShared()) {
             RcEndpoint e = new RcEndpoint(ctx, "server", RcEndpoint.SERVER_SALT, config);
             ProtectionDomain pd = e.pd();
             assertThat(e.context()).isSameAs(ctx);
