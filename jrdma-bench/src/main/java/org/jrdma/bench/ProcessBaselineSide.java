@@ -1,10 +1,13 @@
 package org.jrdma.bench;
 
+import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Runs a baseline as two processes of this JVM's java and class path, like jrdma perf: the
@@ -22,7 +25,16 @@ public final class ProcessBaselineSide implements BaselineSide {
 
     /** The java running this runner, with its class path (the bench jar, or test classes). */
     public static ProcessBaselineSide ofThisJvm() {
-        return new ProcessBaselineSide(thisJava(), System.getProperty("java.class.path"));
+        return new ProcessBaselineSide(thisJava(), thisClassPath());
+    }
+
+    /**
+     * This JVM's class path and module path as one class path: the bench jar runs from the class
+     * path, its tests from the module path; a baseline child needs the runner's classes either way.
+     */
+    static String thisClassPath() {
+        return Stream.of(System.getProperty("java.class.path", ""), System.getProperty("jdk.module.path", ""))
+                .filter(s -> !s.isEmpty()).collect(Collectors.joining(File.pathSeparator));
     }
 
     static String thisJava() {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class ChildTest {
     private static List<String> java(String... args) {
-        List<String> cmd = new java.util.ArrayList<>(List.of(ProcessBaselineSide.thisJava(), "-cp", System.getProperty("java.class.path")));
+        List<String> cmd = new java.util.ArrayList<>(List.of(ProcessBaselineSide.thisJava(), "-cp", ProcessBaselineSide.thisClassPath() + java.io.File.pathSeparator + TestClasses.location()));
         cmd.addAll(List.of(args));
         return cmd;
     }

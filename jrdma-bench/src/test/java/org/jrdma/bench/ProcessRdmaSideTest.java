@@ -13,7 +13,7 @@ class ProcessRdmaSideTest {
     private static final Budget TINY = new Budget(1 << 20, 10, 100, 0, 100, Duration.ofSeconds(60));
 
     private static ProcessRdmaSide side(String mode) {
-        List<String> cmd = List.of(ProcessBaselineSide.thisJava(), "-cp", System.getProperty("java.class.path"), FakePerf.class.getName());
+        List<String> cmd = List.of(ProcessBaselineSide.thisJava(), "-cp", ProcessBaselineSide.thisClassPath() + java.io.File.pathSeparator + TestClasses.location(), FakePerf.class.getName());
         return new ProcessRdmaSide(cmd, List.of("--fake-mode", mode), "fake perf " + mode);
     }
 

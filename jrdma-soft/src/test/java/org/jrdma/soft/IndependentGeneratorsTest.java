@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.testkit.ChildJvm;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -121,7 +122,7 @@ class IndependentGeneratorsTest {
 
     private static String runChild(int n) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        Process p = new ProcessBuilder(java.toString(), "-cp", ChildJvm.classPath(TokenDump.class),
                 TokenDump.class.getName(), Integer.toString(n)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         byte[] out = p.getInputStream().readAllBytes();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the child JVM ends").isTrue();

@@ -16,9 +16,15 @@ public final class JrdmaProcess {
 
     public static Process start(List<String> jvmOptions, Map<String, String> env, List<String> args) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(jvmOptions);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        if (Main.class.getModule().isNamed()) {
+            // as ./jrdma runs it: the tools module and the modules it requires, from this JVM's module path
+            cmd.addAll(List.of("--enable-native-access=org.jrdma.verbs,org.jrdma.soft,org.jrdma.ibv",
+                    "--module-path", System.getProperty("jdk.module.path"), "--module", "org.jrdma.tools/" + Main.class.getName()));
+        } else {
+            cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        }
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         env.forEach((k, v) -> {

@@ -12,6 +12,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.verbs.ProviderChoice;
 import org.jrdma.verbs.spi.Provider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +22,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * say about it, on a machine without an RDMA device: auto is soft, and native fails — naming the
  * missing provider while jrdma-native is not on this class path, else with its own cause.
  */
+// its provider comes from META-INF/services in the test classes, which a named module ignores
+@Tag("class-path")
 class ProviderOptionTest {
     private static final String MISSING = "no provider named native on the class path";
     /** The native provider on this class path, or null. */

@@ -13,6 +13,7 @@ import org.jrdma.verbs.Context;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.ProviderChoice;
 import org.jrdma.verbs.Verbs;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
  * demo (RcEndpoint; with the CM, its GSI port too), perf over TCP (PerfBuffer) and with -R (CmPipe),
  * rping (RpingConnection).
  */
+// its provider comes from META-INF/services in the test classes, which a named module ignores
+@Tag("class-path")
 class StrictRegistrationToolsTest {
     /** A fresh pair of names per test: the connection manager remembers a device's address by its name. */
     private static final java.util.concurrent.atomic.AtomicInteger SEQ = new java.util.concurrent.atomic.AtomicInteger();

@@ -3,6 +3,7 @@ package org.jrdma.verbs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -11,6 +12,8 @@ import org.junit.jupiter.api.Test;
  * provider on the class path, {@link UnloadableProvider}, whose constructor fails: it is named,
  * and it stops nothing.
  */
+// its provider comes from META-INF/services in the test classes, which a named module ignores
+@Tag("class-path")
 class VerbsTest {
     @AfterEach
     void forgetTheSetting() {

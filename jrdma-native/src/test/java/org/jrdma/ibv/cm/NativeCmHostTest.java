@@ -33,6 +33,7 @@ class NativeCmHostTest {
 
     @Test
     void serviceLoaderFindsTheBackendOfTheNativeProvider() {
+        NativeCmHostTest.class.getModule().addUses(CmBackend.class); // as NativeProviderTest: provides, not uses
         assertThat(ServiceLoader.load(CmBackend.class).stream().map(ServiceLoader.Provider::get))
                 .anySatisfy(b -> assertThat(b.provider()).isEqualTo(NativeProvider.NAME));
     }

@@ -1,0 +1,23 @@
+/**
+ * The {@code jrdma} command line: demo, devices, devinfo, pingpong, perf, rping, chaos. Picocli
+ * fills the commands' fields reflectively, so their packages are opened to it. Both providers
+ * are required so that the tools jar runs on a NIC and without one.
+ */
+module org.jrdma.tools {
+    requires org.jrdma.verbs;
+    requires org.jrdma.bootstrap;
+    requires org.jrdma.cm;
+    requires org.jrdma.soft;
+    requires org.jrdma.ibv;
+    requires info.picocli;
+    // perf --report-alloc reads com.sun.management.ThreadMXBean's per-thread allocation
+    requires jdk.management;
+
+    opens org.jrdma.tools to info.picocli;
+    opens org.jrdma.tools.chaos to info.picocli;
+    opens org.jrdma.tools.demo to info.picocli;
+    opens org.jrdma.tools.perf to info.picocli;
+    opens org.jrdma.tools.pingpong to info.picocli;
+    opens org.jrdma.tools.rc to info.picocli;
+    opens org.jrdma.tools.rping to info.picocli;
+}

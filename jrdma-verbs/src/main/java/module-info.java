@@ -1,0 +1,11 @@
+/**
+ * The verbs API: devices, PDs, MRs, MWs, CQs, QPs, SRQs and the provider SPI. A provider
+ * (jrdma-soft, jrdma-native) is found by ServiceLoader; an application requires only this
+ * module and puts a provider on its module path or class path.
+ */
+module org.jrdma.verbs {
+    exports org.jrdma.verbs;
+    exports org.jrdma.verbs.spi;
+
+    uses org.jrdma.verbs.spi.Provider;
+}
