@@ -148,7 +148,7 @@ final class CounterFile implements AutoCloseable {
         }
     }
 
-    /** The counter slots, one u64 per name, for {@link org.jrdma.soft.stage.Counters}. */
+    /** The counter slots, one u64 per name, for {@link org.jrdma.soft.transport.Counters}. */
     MemorySegment values() {
         return values;
     }

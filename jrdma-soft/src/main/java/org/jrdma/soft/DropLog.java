@@ -1,7 +1,7 @@
 package org.jrdma.soft;
 
 import java.lang.System.Logger.Level;
-import org.jrdma.soft.stage.LogBudget;
+import org.jrdma.soft.transport.LogBudget;
 import org.jrdma.soft.wire.DropReason;
 
 /**

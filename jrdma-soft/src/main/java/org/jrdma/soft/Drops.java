@@ -1,6 +1,6 @@
 package org.jrdma.soft;
 
-import org.jrdma.soft.stage.Counters;
+import org.jrdma.soft.transport.Counters;
 import org.jrdma.soft.wire.DropReason;
 
 /** A device's dropped packets: counted by reason, always, and logged within a budget (SEC-33). */

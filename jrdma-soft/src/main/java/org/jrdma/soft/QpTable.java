@@ -2,9 +2,9 @@ package org.jrdma.soft;
 
 import java.util.Arrays;
 import java.util.function.IntFunction;
-import org.jrdma.soft.mem.IntMap;
-import org.jrdma.soft.mem.Quarantine;
-import org.jrdma.soft.mem.SecureIds;
+import org.jrdma.soft.memory.IntMap;
+import org.jrdma.soft.memory.Quarantine;
+import org.jrdma.soft.memory.SecureIds;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.VerbsException;

@@ -1,7 +1,7 @@
 package org.jrdma.soft;
 
 import java.lang.foreign.MemorySegment;
-import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.memory.MemoryTable;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryRegion;

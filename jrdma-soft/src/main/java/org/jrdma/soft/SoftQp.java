@@ -5,7 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import org.jrdma.soft.net.UdpDatagrams;
-import org.jrdma.soft.stage.TransportQp;
+import org.jrdma.soft.transport.TransportQp;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
@@ -326,7 +326,7 @@ public final class SoftQp implements QueuePair, QpTable.Entry {
     }
 
     /** Adapts a {@link SoftCq} to the transport's completion sink. */
-    private record CqSink(SoftCq cq) implements org.jrdma.soft.stage.CompletionSink {
+    private record CqSink(SoftCq cq) implements org.jrdma.soft.transport.CompletionSink {
         @Override
         public org.jrdma.verbs.WorkCompletion claim() {
             return cq.claim();

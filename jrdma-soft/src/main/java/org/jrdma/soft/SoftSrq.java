@@ -1,8 +1,8 @@
 package org.jrdma.soft;
 
-import org.jrdma.soft.stage.ReceiveSource;
-import org.jrdma.soft.stage.RecvQueue;
-import org.jrdma.soft.stage.RecvWqe;
+import org.jrdma.soft.transport.ReceiveSource;
+import org.jrdma.soft.transport.RecvQueue;
+import org.jrdma.soft.transport.RecvWqe;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.RecvWorkRequest;

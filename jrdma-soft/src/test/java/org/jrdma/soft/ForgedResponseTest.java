@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.time.Duration;
-import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.QpAttr;

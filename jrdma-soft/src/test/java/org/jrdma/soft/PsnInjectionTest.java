@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.verbs.QpState;

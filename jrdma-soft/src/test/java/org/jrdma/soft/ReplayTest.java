@@ -7,7 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.List;
-import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.AtomicAckEth;
 import org.jrdma.soft.wire.Bth;
 import org.jrdma.soft.wire.DropReason;

@@ -1,11 +1,11 @@
 package org.jrdma.soft;
 
 import java.lang.foreign.Arena;
-import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.memory.MemoryTable;
 import org.jrdma.verbs.Context;
 
 /**
- * Registered memory for the stage tests (org.jrdma.soft.stage), which build a requester,
+ * Registered memory for the stage tests (org.jrdma.soft.transport), which build a requester,
  * responder or completer alone: a soft device on its own 127.77.x.y address, opened only for
  * its protection domain and memory table. Nothing runs its engine (INVOKER, never stepped), so
  * the stages under test are the only code that touches the memory.

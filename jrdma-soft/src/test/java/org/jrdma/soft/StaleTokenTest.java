@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
-import org.jrdma.soft.mem.MemoryTable;
-import org.jrdma.soft.mem.Quarantine;
+import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.Quarantine;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
@@ -49,7 +49,7 @@ class StaleTokenTest {
             assertThat(again.rkey()).as("the rkey of the same buffer registered again").isNotEqualTo(stale);
             byte[] before = p.bufB.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
             p.fill(p.bufA, 4);
-            long accessErrors = p.hca().count(org.jrdma.soft.stage.QpCounter.REMOTE_ACCESS_ERRORS);
+            long accessErrors = p.hca().count(org.jrdma.soft.transport.QpCounter.REMOTE_ACCESS_ERRORS);
 
             p.a.postSend(new SendWorkRequest().wrId(2).opcode(op).flags(SendFlags.SIGNALED)
                     .sg(Sge.of(p.mrA, 0, 64)).rdma(again.addr(), stale));
@@ -57,7 +57,7 @@ class StaleTokenTest {
             assertThat(wc.status).as("%s with the stale rkey", op).isEqualTo(WcStatus.REM_ACCESS_ERR);
             assertThat(p.bufB.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)).as("the re-registered buffer")
                     .isEqualTo(before);
-            assertThat(p.hca().count(org.jrdma.soft.stage.QpCounter.REMOTE_ACCESS_ERRORS)).isGreaterThan(accessErrors);
+            assertThat(p.hca().count(org.jrdma.soft.transport.QpCounter.REMOTE_ACCESS_ERRORS)).isGreaterThan(accessErrors);
             RcPair.await(() -> p.b.query().qpState() == QpState.ERR, DEADLINE, "the responder in ERR");
         }
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jrdma.soft.stage.StallWarnings;
+import org.jrdma.soft.transport.StallWarnings;
 import org.jrdma.testkit.CapturedLog;
 import org.jrdma.testkit.Loopback;
 import org.jrdma.testkit.Loopback.Endpoint;

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
-import org.jrdma.soft.stage.SourcePin;
+import org.jrdma.soft.transport.SourcePin;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
