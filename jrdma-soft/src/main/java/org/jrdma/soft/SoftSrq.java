@@ -43,7 +43,7 @@ public final class SoftSrq implements SharedReceiveQueue, ReceiveSource {
                 throw new VerbsException(Errno.EINVAL, "post_srq_recv: the SRQ was destroyed");
             }
         }
-        queue.post(wr, pd.hca().memory(), pd, "post_srq_recv");
+        queue.post(wr, pd.hca().memory(), pd.id(), "post_srq_recv");
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.jrdma.soft;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.time.Duration;
+import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.DropReason;

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.soft.wire.Psn;

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.List;
+import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.AtomicAckEth;
 import org.jrdma.soft.wire.Bth;

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Arrays;
+import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.QpState;

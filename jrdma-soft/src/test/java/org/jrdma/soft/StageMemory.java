@@ -1,7 +1,9 @@
 package org.jrdma.soft;
 
 import java.lang.foreign.Arena;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.PdId;
 import org.jrdma.verbs.Context;
 
 /**
@@ -21,8 +23,8 @@ public final class StageMemory implements AutoCloseable {
     }
 
     /** The protection domain that QPs built by the test must hold. */
-    public Object pd() {
-        return pd;
+    public PdId pd() {
+        return pd.id();
     }
 
     /** The device's memory table (lkeys and rkeys of {@link #region}). */

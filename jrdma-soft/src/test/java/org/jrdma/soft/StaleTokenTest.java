@@ -6,7 +6,10 @@ import java.time.Duration;
 import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
 import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.PdId;
 import org.jrdma.soft.memory.Quarantine;
+import org.jrdma.soft.memory.Region;
+import org.jrdma.soft.memory.Window;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
@@ -88,17 +91,16 @@ class StaleTokenTest {
             // The source draws K again right after it was retired, then R again while R is live.
             PrimitiveIterator.OfInt script = IntStream.of(k, l, k, r, l, l2, r, k, r2).iterator();
             MemoryTable table = new MemoryTable(script::nextInt, 16);
-            SoftMw window = (SoftMw) p.pd.allocMw(MwType.TYPE_1);
+            Window window = ((SoftMw) p.pd.allocMw(MwType.TYPE_1)).window();
             assertThat(table.addWindow(window)).isEqualTo(k);
             table.removeWindow(window, k);
-            MemoryTable.KeyPair first = new MemoryTable.KeyPair();
-            table.add((SoftMr) p.mrA, first);
-            assertThat(first.lkey).isEqualTo(l);
-            assertThat(first.rkey).as("K was retired").isEqualTo(r);
-            MemoryTable.KeyPair second = new MemoryTable.KeyPair();
-            table.add((SoftMr) p.mrB, second);
-            assertThat(second.lkey).as("L is live").isEqualTo(l2);
-            assertThat(second.rkey).as("R is live, K retired").isEqualTo(r2);
+            PdId pd = ((SoftPd) p.pd).id();
+            Region first = table.register(pd, p.mrA.segment(), p.mrA.access());
+            assertThat(first.lkey()).isEqualTo(l);
+            assertThat(first.rkey()).as("K was retired").isEqualTo(r);
+            Region second = table.register(pd, p.mrB.segment(), p.mrB.access());
+            assertThat(second.lkey()).as("L is live").isEqualTo(l2);
+            assertThat(second.rkey()).as("R is live, K retired").isEqualTo(r2);
             assertThat(script.hasNext()).isFalse();
         }
     }

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import org.jrdma.soft.engine.SoftHca;
+import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.transport.SourcePin;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.CompletionQueue;

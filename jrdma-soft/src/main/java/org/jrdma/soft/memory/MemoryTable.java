@@ -1,8 +1,7 @@
 package org.jrdma.soft.memory;
 
+import java.lang.foreign.MemorySegment;
 import java.util.function.IntSupplier;
-import org.jrdma.soft.SoftMr;
-import org.jrdma.soft.SoftMw;
 
 /**
  * The memory regions of one soft device by lkey and by rkey. Keys are random and unique among
@@ -12,9 +11,9 @@ import org.jrdma.soft.SoftMw;
  * thread, registrations on user threads.
  */
 public final class MemoryTable {
-    private final IntMap<SoftMr> byLkey = new IntMap<>();
-    private final IntMap<SoftMr> byRkey = new IntMap<>();
-    private final IntMap<SoftMw> windows = new IntMap<>();
+    private final IntMap<Region> byLkey = new IntMap<>();
+    private final IntMap<Region> byRkey = new IntMap<>();
+    private final IntMap<Window> windows = new IntMap<>();
     private final IntSupplier keySource;
     private final Quarantine retired;
 
@@ -28,8 +27,8 @@ public final class MemoryTable {
         this.retired = new Quarantine(quarantine);
     }
 
-    /** Allocates a fresh lkey/rkey pair and publishes the region under both. */
-    public synchronized void add(SoftMr mr, KeyPair keys) {
+    /** A new region of {@code pd} over {@code segment}, published under a fresh lkey/rkey pair. */
+    public synchronized Region register(PdId pd, MemorySegment segment, int access) {
         int lkey;
         int rkey;
         do {
@@ -38,10 +37,10 @@ public final class MemoryTable {
         do {
             rkey = keySource.getAsInt();
         } while (rkeyInUse(rkey) || retired.contains(rkey));
-        keys.lkey = lkey;
-        keys.rkey = rkey;
+        Region mr = new Region(pd, segment, access, lkey, rkey);
         byLkey.put(lkey, mr);
         byRkey.put(rkey, mr);
+        return mr;
     }
 
     private boolean rkeyInUse(int rkey) {
@@ -49,7 +48,7 @@ public final class MemoryTable {
     }
 
     /** Registers a new window under a fresh random rkey and returns it. */
-    public synchronized int addWindow(SoftMw mw) {
+    public synchronized int addWindow(Window mw) {
         int rkey;
         do {
             rkey = keySource.getAsInt();
@@ -63,7 +62,7 @@ public final class MemoryTable {
     }
 
     /** Moves a window from {@code oldKey} to {@code newKey} (a bind; {@code newKey} from {@link #freeWindowKey}). */
-    public synchronized void rekeyWindow(SoftMw mw, int oldKey, int newKey) {
+    public synchronized void rekeyWindow(Window mw, int oldKey, int newKey) {
         if (windows.get(oldKey) == mw) {
             windows.remove(oldKey);
             retired.add(oldKey); // no new region takes it (a rebind may, as type 2 windows do)
@@ -84,18 +83,23 @@ public final class MemoryTable {
         return !rkeyInUse(rkey);
     }
 
-    public synchronized SoftMw windowByRkey(int rkey) {
+    public synchronized Window windowByRkey(int rkey) {
         return windows.get(rkey);
     }
 
-    public synchronized void removeWindow(SoftMw mw, int rkey) {
+    public synchronized void removeWindow(Window mw, int rkey) {
         if (windows.get(rkey) == mw) {
             windows.remove(rkey);
             retired.add(rkey);
         }
     }
 
-    public synchronized void remove(SoftMr mr) {
+    /** Deregistration: the region stops being valid and its rkey is retired; false when it was already. */
+    public synchronized boolean remove(Region mr) {
+        if (!mr.registered) {
+            return false;
+        }
+        mr.registered = false;
         byLkey.remove(mr.lkey());
         if (byRkey.get(mr.rkey()) == mr) {
             byRkey.remove(mr.rkey());
@@ -104,23 +108,24 @@ public final class MemoryTable {
         if (lastByAddress == mr) {
             lastByAddress = null;
         }
+        return true;
     }
 
-    public synchronized SoftMr byLkey(int lkey) {
+    public synchronized Region byLkey(int lkey) {
         return byLkey.get(lkey);
     }
 
     /** A live region of {@code pd} that holds [addr, addr+len), or null (a linear search: inline sends only). */
-    public synchronized SoftMr byAddress(Object pd, long addr, long len) {
+    public synchronized Region byAddress(PdId pd, long addr, long len) {
         // Inline sends look their bytes up by address on every post: the last hit first, then a
         // scan (no lambda, no allocation on this path).
-        SoftMr last = lastByAddress;
-        if (last != null && last.softPd() == pd && last.isValid() && last.contains(addr, len)) {
+        Region last = lastByAddress;
+        if (last != null && last.pd() == pd && last.isValid() && last.contains(addr, len)) {
             return last;
         }
         for (int i = 0, n = byLkey.slots(); i < n; i++) {
-            SoftMr mr = byLkey.valueAt(i);
-            if (mr != null && mr.softPd() == pd && mr.isValid() && mr.contains(addr, len)) {
+            Region mr = byLkey.valueAt(i);
+            if (mr != null && mr.pd() == pd && mr.isValid() && mr.contains(addr, len)) {
                 lastByAddress = mr;
                 return mr;
             }
@@ -129,19 +134,13 @@ public final class MemoryTable {
     }
 
     /** The region {@link #byAddress} found last (checked again on every use). */
-    private SoftMr lastByAddress;
+    private Region lastByAddress;
 
-    public synchronized SoftMr byRkey(int rkey) {
+    public synchronized Region byRkey(int rkey) {
         return byRkey.get(rkey);
     }
 
     public synchronized int size() {
         return byLkey.size();
-    }
-
-    /** Out-parameter for {@link #add}. */
-    public static final class KeyPair {
-        public int lkey;
-        public int rkey;
     }
 }

@@ -1,6 +1,7 @@
 package org.jrdma.soft.transport;
 
 import java.lang.foreign.MemorySegment;
+import org.jrdma.soft.memory.Gather;
 
 /**
  * Builds and transmits packets for the stages; one per device, used on the engine thread.

@@ -1,5 +1,6 @@
 package org.jrdma.soft.transport;
 
+import org.jrdma.soft.memory.Window;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
@@ -33,13 +34,13 @@ final class Posting {
         checkOpcode(qp, wr);
         SendWqe w = qp.sq.at(qp.sq.tail);
         SgList sgl = wr.sgList;
-        if (sgl.count() > w.gather.segments.length) {
-            throw new VerbsException(Errno.EINVAL, "post_send: " + sgl.count() + " SGEs but max_send_sge is " + w.gather.segments.length);
+        if (sgl.count() > w.gather.capacity()) {
+            throw new VerbsException(Errno.EINVAL, "post_send: " + sgl.count() + " SGEs but max_send_sge is " + w.gather.capacity());
         }
         long total = sgl.totalLength();
-        if (total > org.jrdma.soft.SoftLimits.MAX_MSG_SIZE) {
+        if (total > TransportLimits.MAX_MSG_SIZE) {
             throw new VerbsException(Errno.EINVAL, "post_send: message of " + total + " bytes exceeds max_msg_sz "
-                    + org.jrdma.soft.SoftLimits.MAX_MSG_SIZE);
+                    + TransportLimits.MAX_MSG_SIZE);
         }
         boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         if (inline && total > qp.maxInline) {
@@ -58,11 +59,11 @@ final class Posting {
         w.swap = wr.swap;
         w.invalidateRkey = wr.invalidateRkey;
         if (wr.opcode == WrOpcode.BIND_MW) {
-            bindWindow(qp, w, (org.jrdma.soft.SoftMw) wr.mw, wr.bind);
+            bindWindow(qp, w, ((Window.Handle) wr.mw).window(), wr.bind);
             // ibverbs: the caller picks the new rkey with ibv_inc_rkey; honour it when only the key
             // byte changed and it is free, else pick one the same way; either way report it back.
             int asked = wr.rkey;
-            int current = ((org.jrdma.soft.SoftMw) wr.mw).rkey();
+            int current = ((Window.Handle) wr.mw).window().rkey();
             if (wr.bind.length() != 0 && asked != 0 && asked != current && (asked & ~0xFF) == (current & ~0xFF)
                     && qp.memory.isFreeWindowKey(asked)) {
                 w.newRkey = asked;
@@ -91,14 +92,14 @@ final class Posting {
         }
     }
 
-    private static void bindWindow(TransportQp qp, SendWqe w, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind) {
+    private static void bindWindow(TransportQp qp, SendWqe w, Window mw, org.jrdma.verbs.MwBind bind) {
         w.mw = mw;
         w.bind = bind;
         w.newRkey = bind.length() == 0 ? mw.rkey() : qp.memory.freeWindowKey(mw.rkey());
     }
 
     /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
-    static int postBind(TransportQp qp, long wrId, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
+    static int postBind(TransportQp qp, long wrId, Window mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
         if (!qp.state.canPostSend()) {
             throw new VerbsException(Errno.EINVAL, "bind_mw: QP 0x" + Integer.toHexString(qp.qpn) + " is in " + qp.state + "; binds need RTS");
         }
@@ -138,10 +139,10 @@ final class Posting {
                 }
             }
             case BIND_MW -> {
-                if (!(wr.mw instanceof org.jrdma.soft.SoftMw mw) || wr.bind == null) {
+                if (!(wr.mw instanceof Window.Handle h) || wr.bind == null) {
                     throw new VerbsException(Errno.EINVAL, "post_send: BIND_MW needs a window of this device and what to bind");
                 }
-                mw.checkBind(wr.bind, org.jrdma.verbs.MwType.TYPE_2, qp.pd);
+                h.window().checkBind(wr.bind, org.jrdma.verbs.MwType.TYPE_2, qp.pd);
             }
             case RDMA_READ -> {
                 if ((wr.sendFlags & SendFlags.INLINE) != 0) {

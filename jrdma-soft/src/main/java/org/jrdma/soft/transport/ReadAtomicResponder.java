@@ -2,6 +2,7 @@ package org.jrdma.soft.transport;
 
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import org.jrdma.soft.memory.RemoteAccess;
 import org.jrdma.soft.wire.AtomicEth;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
@@ -45,9 +46,9 @@ final class ReadAtomicResponder {
         e.va = reth.va();
         e.rkey = reth.rkey();
         e.length = length;
-        e.mr = access.mr;
-        e.target = access.target;
-        e.targetOffset = access.offset;
+        e.mr = access.region();
+        e.target = access.target();
+        e.targetOffset = access.offset();
         e.replayHighPsn = psn;
         e.stalledReplays = 0;
         qp.resp.msn = Psn.next(qp.resp.msn); // IBA C9-148: a READ counts in the MSN when it is accepted
@@ -177,8 +178,8 @@ final class ReadAtomicResponder {
         AtomicEth a = pkt.atomicEth();
         int psn = pkt.bth().psn();
         long original = pkt.opcode().operation() == Operation.COMPARE_SWAP
-                ? (long) LONG.compareAndExchange(access.target, access.offset, a.compare(), a.swapAdd())
-                : (long) LONG.getAndAdd(access.target, access.offset, a.swapAdd());
+                ? (long) LONG.compareAndExchange(access.target(), access.offset(), a.compare(), a.swapAdd())
+                : (long) LONG.getAndAdd(access.target(), access.offset(), a.swapAdd());
         ResponderResources.Entry e = qp.resp.resources.allocate();
         e.atomic = true;
         e.firstPsn = psn;

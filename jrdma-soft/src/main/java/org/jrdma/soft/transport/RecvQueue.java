@@ -1,6 +1,7 @@
 package org.jrdma.soft.transport;
 
 import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.PdId;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.VerbsException;
@@ -34,7 +35,7 @@ public final class RecvQueue implements ReceiveSource {
     }
 
     /** Posts one WR (ENOMEM when full, EINVAL with too many SGEs); {@code op} names the verb in errors. */
-    public synchronized void post(RecvWorkRequest wr, MemoryTable memory, Object pd, String op) {
+    public synchronized void post(RecvWorkRequest wr, MemoryTable memory, PdId pd, String op) {
         if (tail - head >= ring.length) {
             throw new VerbsException(Errno.ENOMEM, op + ": the receive queue is full (" + ring.length + " WRs posted)");
         }

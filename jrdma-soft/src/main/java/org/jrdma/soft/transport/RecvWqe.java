@@ -1,5 +1,6 @@
 package org.jrdma.soft.transport;
 
+import org.jrdma.soft.memory.Gather;
 import org.jrdma.verbs.WcStatus;
 
 /** A receive-queue entry: the buffer a SEND scatters into, resolved at post time. */

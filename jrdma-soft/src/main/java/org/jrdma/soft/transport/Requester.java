@@ -1,6 +1,6 @@
 package org.jrdma.soft.transport;
 
-import org.jrdma.soft.SoftLimits;
+import org.jrdma.soft.memory.Window;
 import org.jrdma.soft.wire.OpcodeTable;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Position;
@@ -15,7 +15,7 @@ import org.jrdma.verbs.WrOpcode;
  * The send path (rxe_req.c): takes WQEs in order, cuts SENDs and WRITEs into MTU-sized
  * packets with the right FIRST/MIDDLE/LAST/ONLY opcode, sends one request for a READ or an
  * atomic, stamps PSNs and AckReq, and hands the packets to the wire. Bounded work per call: at
- * most {@code burst} packets, never more than {@link SoftLimits#MAX_UNACKED_PSNS} PSNs beyond
+ * most {@code burst} packets, never more than {@link TransportLimits#MAX_UNACKED_PSNS} PSNs beyond
  * the oldest unacknowledged one, and at most max_rd_atomic READs/atomics outstanding.
  */
 public final class Requester {
@@ -121,7 +121,7 @@ public final class Requester {
             qp.sq.next++;
             return Step.NEXT_WQE;
         }
-        if (reliable && Psn.diff(qp.req.reqPsn, qp.comp.compPsn) >= SoftLimits.MAX_UNACKED_PSNS) {
+        if (reliable && Psn.diff(qp.req.reqPsn, qp.comp.compPsn) >= TransportLimits.MAX_UNACKED_PSNS) {
             return Step.STOP; // window full: wait for ACKs
         }
         if (!w.needsResponse() && !qp.datagram && w.sentPackets >= w.packets) {
@@ -216,7 +216,7 @@ public final class Requester {
         if (w.opcode == WrOpcode.BIND_MW) {
             ok = w.mw.bind(w.bind, w.newRkey, qp);
         } else {
-            org.jrdma.soft.SoftMw mw = qp.memory.windowByRkey(w.invalidateRkey);
+            Window mw = qp.memory.windowByRkey(w.invalidateRkey);
             ok = mw != null && mw.invalidate(qp.pd);
         }
         if (!ok) {
@@ -287,7 +287,7 @@ public final class Requester {
     /** rxe: AckReq on the last packet of every message and at least every 64 packets. */
     private static boolean ackRequest(TransportQp qp, boolean last) {
         qp.req.packetsSinceAckReq++;
-        boolean ackReq = last || qp.req.packetsSinceAckReq >= SoftLimits.MAX_PKT_PER_ACK;
+        boolean ackReq = last || qp.req.packetsSinceAckReq >= TransportLimits.MAX_PKT_PER_ACK;
         if (ackReq) {
             qp.req.packetsSinceAckReq = 0;
         }

@@ -5,8 +5,9 @@ import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.Operation;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
-import org.jrdma.soft.SoftMr;
-import org.jrdma.soft.SoftMw;
+import org.jrdma.soft.memory.Region;
+import org.jrdma.soft.memory.RemoteAccess;
+import org.jrdma.soft.memory.Window;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.WcFlags;
@@ -23,13 +24,14 @@ import org.jrdma.verbs.WcStatus;
  * place. READ replies and atomics are in {@link ReadAtomicResponder}.
  */
 public final class Responder {
-    private final CoalescingAcks out;
+    private final AckPolicy out;
     private final RemoteAccess access = new RemoteAccess();
     private final ResponderErrors errors;
     private final ReadAtomicResponder readAtomic;
 
-    public Responder(PacketOut out) {
-        this.out = new CoalescingAcks(out);
+    /** {@code out} decides when plain ACKs leave (the engine's coalescing policy, or any other). */
+    public Responder(AckPolicy out) {
+        this.out = out;
         this.errors = new ResponderErrors(this.out);
         this.readAtomic = new ReadAtomicResponder(this.out, errors);
     }
@@ -137,7 +139,7 @@ public final class Responder {
             respond(qp, pkt, ResponderOutcome.MALFORMED_WQE);
             return true;
         }
-        SoftMr mr = op == Operation.RDMA_WRITE ? qp.resp.writeMr : access.mr;
+        Region mr = op == Operation.RDMA_WRITE ? qp.resp.writeMr : access.region();
         if (mr == null || mr.isValid()) {
             return false;
         }
@@ -317,9 +319,7 @@ public final class Responder {
             length = pkt.reth().dmaLengthUnsigned();
             need = op == Operation.RDMA_WRITE ? AccessFlags.REMOTE_WRITE : AccessFlags.REMOTE_READ;
             if (length == 0) {
-                access.mr = null;
-                access.target = null;
-                access.offset = 0;
+                access.clear();
                 return ResponderOutcome.EXECUTE;
             }
         }
@@ -344,7 +344,7 @@ public final class Responder {
             } else if (pkt.opcode().hasInvalidate()) {
                 // SEND_WITH_INV: revoke the window first; a bad rkey fails the receive (§4.2 table).
                 imm = pkt.ieth().rkey();
-                SoftMw mw = qp.memory.windowByRkey(imm);
+                Window mw = qp.memory.windowByRkey(imm);
                 if (mw == null || !mw.invalidate(qp.pd)) {
                     respond(qp, pkt, ResponderOutcome.INVALIDATE_RKEY);
                     return;
@@ -366,9 +366,9 @@ public final class Responder {
      */
     private void executeWrite(TransportQp qp, RxPacket pkt, MemorySegment data) {
         if (starts(pkt)) {
-            qp.resp.writeTarget = access.target;
-            qp.resp.writeMr = access.mr;
-            qp.resp.writeOffset = access.offset;
+            qp.resp.writeTarget = access.target();
+            qp.resp.writeMr = access.region();
+            qp.resp.writeOffset = access.offset();
             qp.resp.writeLength = pkt.reth().dmaLengthUnsigned();
             qp.resp.writeRemaining = qp.resp.writeLength;
         }

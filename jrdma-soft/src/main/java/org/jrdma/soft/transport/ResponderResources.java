@@ -1,7 +1,7 @@
 package org.jrdma.soft.transport;
 
 import java.lang.foreign.MemorySegment;
-import org.jrdma.soft.SoftMr;
+import org.jrdma.soft.memory.Region;
 import org.jrdma.soft.wire.Psn;
 
 /**
@@ -23,7 +23,7 @@ final class ResponderResources {
         long va;
         int rkey;
         long length;
-        SoftMr mr;
+        Region mr;
         MemorySegment target;
         long targetOffset;
         long original;

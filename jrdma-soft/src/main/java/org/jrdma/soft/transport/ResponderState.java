@@ -1,7 +1,7 @@
 package org.jrdma.soft.transport;
 
 import java.lang.foreign.MemorySegment;
-import org.jrdma.soft.SoftMr;
+import org.jrdma.soft.memory.Region;
 
 /**
  * The responder's own variables (rxe {@code qp->resp}): changed by the {@link Responder},
@@ -20,16 +20,13 @@ final class ResponderState {
     /** A SEND in progress, and how many of its bytes have landed. */
     boolean inSend;
     long recvOffset;
-    /** A plain ACK held back to be coalesced with later ones (see CoalescingAcks). */
-    boolean ackHeld;
-    int ackHeldPsn;
-    /** The engine pass in which the held ACK was first held. */
-    long ackHeldPass;
+    /** A plain ACK held back to be coalesced with later ones. */
+    final HeldAck heldAck = new HeldAck();
     /** An RDMA WRITE in progress: where the next payload byte goes, and what is left. */
     boolean inWrite;
     MemorySegment writeTarget;
     /** The region {@link #writeTarget} lies in, re-checked on every packet (SEC-46); null for a zero-length WRITE. */
-    SoftMr writeMr;
+    Region writeMr;
     long writeOffset;
     long writeRemaining;
     long writeLength;

@@ -1,5 +1,7 @@
 package org.jrdma.soft.transport;
 
+import org.jrdma.soft.memory.Gather;
+import org.jrdma.soft.memory.Window;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WrOpcode;
@@ -25,7 +27,7 @@ public final class SendWqe {
     long compareAdd;
     long swap;
     /** BIND_MW: the window, what to bind it to, and the rkey it gets; LOCAL_INV / SEND_WITH_INV: the rkey to invalidate. */
-    org.jrdma.soft.SoftMw mw;
+    Window mw;
     org.jrdma.verbs.MwBind bind;
     int newRkey;
     int invalidateRkey;

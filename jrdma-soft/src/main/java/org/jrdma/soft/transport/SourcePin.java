@@ -2,7 +2,7 @@ package org.jrdma.soft.transport;
 
 /**
  * Strict source checking of a connected QP (RELIABILITY-SECURITY SEC-12, see
- * {@code org.jrdma.soft.SourceCheck}): the peer's UDP source port is pinned by the first packet
+ * {@code org.jrdma.soft.engine.SourceCheck}): the peer's UDP source port is pinned by the first packet
  * from the peer's address that makes progress — it moved the responder's expected PSN (a request
  * at ePSN executed; a duplicate or a packet ahead does not) or the completer's PSN (a response
  * acknowledged outstanding work). Pinning only on progress means an off-path attacker must

@@ -2,6 +2,8 @@ package org.jrdma.soft.transport;
 
 import java.net.InetSocketAddress;
 import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.PdId;
+import org.jrdma.soft.memory.Window;
 import org.jrdma.soft.wire.Transport;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Mtu;
@@ -24,7 +26,8 @@ import org.jrdma.verbs.WcStatus;
  * flushes), the posting entry points ({@link Posting} checks), and completion bookkeeping
  * ({@link WorkCompletions} fills the CQE). It is over 400 lines because those entry points
  * and the query accessors SoftQp uses are each a few lines, and splitting them further would
- * only move the same fields behind more indirection. Every method is called with the owning
+ * only move the same fields behind more indirection; the engine's ACK policy and lock accessors
+ * are here for the same reason. Every method is called with the owning
  * QP's monitor held, by user threads (post, modify) or the engine.
  */
 public final class TransportQp {
@@ -34,7 +37,7 @@ public final class TransportQp {
     public final boolean datagram;
     /** The transport of the QP's packets (UD for GSI too): the error table's column. */
     final Transport transport;
-    final Object pd;
+    final PdId pd;
     final MemoryTable memory;
     final CompletionSink sendCq;
     final CompletionSink recvCq;
@@ -84,7 +87,7 @@ public final class TransportQp {
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
     boolean communicationEstablished;
 
-    public TransportQp(int qpn, QpType type, Object pd, MemoryTable memory, CompletionSink sendCq,
+    public TransportQp(int qpn, QpType type, PdId pd, MemoryTable memory, CompletionSink sendCq,
             CompletionSink recvCq, boolean sqSigAll, int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge,
             int maxInline, Counters<QpCounter> deviceCounters, int udMtuBytes, ReceiveSource srq, AsyncEvents events,
             Object lock) {
@@ -103,14 +106,29 @@ public final class TransportQp {
         this.sq = new SendQueue(maxSendWr, maxSendSge);
         this.rq = srq == null ? new RecvQueue(maxRecvWr, maxRecvSge) : null;
         this.receives = srq == null ? rq : srq;
-        this.current = new RecvWqe(org.jrdma.soft.SoftLimits.MAX_SGE);
+        this.current = new RecvWqe(TransportLimits.MAX_SGE);
         this.events = events;
         this.maxInline = maxInline;
         this.inlineBuffer = maxInline > 0
                 ? java.lang.foreign.Arena.ofAuto().allocate((long) maxInline * sq.capacity()) : null;
     }
 
-    void count(QpCounter c) {
+    /** The lock the engine and the verbs object share (the QP's monitor). */
+    public Object lock() {
+        return lock;
+    }
+
+    /** The ACK the responder holds back, for the engine's ACK policy (call with {@link #lock} held). */
+    public HeldAck heldAck() {
+        return resp.heldAck;
+    }
+
+    /** The responder's MSN, which an ACK carries. */
+    public int responderMsn() {
+        return resp.msn;
+    }
+
+    public void count(QpCounter c) {
         counters.increment(c);
         deviceCounters.increment(c);
     }
@@ -278,7 +296,7 @@ public final class TransportQp {
         hasCurrent = false;
         sq.head = sq.next = sq.tail = 0;
         resp.msn = 0;
-        resp.ackHeld = false;
+        resp.heldAck.held = false;
         resp.inSend = false;
         resp.recvOffset = 0;
         resp.inWrite = false;
@@ -345,7 +363,7 @@ public final class TransportQp {
     }
 
     /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
-    public int postBind(long wrId, org.jrdma.soft.SoftMw mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
+    public int postBind(long wrId, Window mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
         return Posting.postBind(this, wrId, mw, bind, signaled);
     }
 

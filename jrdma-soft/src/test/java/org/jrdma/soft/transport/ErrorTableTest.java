@@ -1,6 +1,5 @@
 package org.jrdma.soft.transport;
 
-import org.jrdma.soft.net.RoceEndpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jrdma.soft.transport.Requests.*;
 import static org.jrdma.soft.transport.ResponderOutcome.*;
@@ -13,6 +12,8 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.StageMemory;
+import org.jrdma.soft.engine.CoalescingAcks;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.Psn;
 import org.jrdma.soft.wire.RxPacket;
@@ -58,7 +59,7 @@ class ErrorTableTest {
     static final class Bench {
         final StageQp q;
         final FakePort port = new FakePort();
-        final Responder responder = new Responder(port);
+        final Responder responder = new Responder(new CoalescingAcks(port));
         final UdResponder udResponder = new UdResponder();
         boolean receiveInProgress;
         List<RxPacket> sent;

@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.jrdma.soft.SoftMr;
 import org.jrdma.soft.StageMemory;
+import org.jrdma.soft.engine.CoalescingAcks;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.RxPacket;
 import org.jrdma.verbs.AccessFlags;
@@ -36,7 +37,7 @@ class ResponderTest {
         memory = new StageMemory("responder");
         q = new StageQp(memory, QpType.RC);
         port = new FakePort();
-        responder = new Responder(port);
+        responder = new Responder(new CoalescingAcks(port));
     }
 
     @AfterEach

@@ -1,10 +1,10 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /** Parks on every idle pass: no core used while idle, a wake-up's latency on the next packet. */
-final class ParkIdle implements IdleStrategy {
+public final class ParkIdle implements IdleStrategy {
     private final Parker parker;
 
-    ParkIdle(Parker parker) {
+    public ParkIdle(Parker parker) {
         this.parker = parker;
     }
 

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /**
  * What the engine thread does after a pass (Agrona's idea of an idle strategy): nothing when
@@ -10,7 +10,7 @@ package org.jrdma.soft;
  * <p>Parking is the device's, not the strategy's ({@link Parker}): it must sleep until a
  * datagram, a post or the next timer, which only the runner knows how to wait for.
  */
-interface IdleStrategy {
+public interface IdleStrategy {
     /** The way an idle pass waited (returned so tests can see the strategy without timing it). */
     enum Step { NONE, SPIN, YIELD, PARK }
 

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -44,7 +44,7 @@ final class Engine implements EngineRunner.Pass {
     private final Datagrams datagrams;
     /** The device's endpoint: packets arrive from their source to it. */
     private final RoceEndpoint local;
-    private final QpTable<SoftQp> qps;
+    private final QpTable<EngineQp> qps;
     private final Counters<QpCounter> counters;
     private final Drops drops;
     private final SourceCheck sourceCheck;
@@ -64,7 +64,7 @@ final class Engine implements EngineRunner.Pass {
     private final Completer completer;
     private final UdResponder udResponder = new UdResponder();
 
-    Engine(String deviceName, SoftPort port, QpTable<SoftQp> qps, Counters<QpCounter> counters, Drops drops,
+    Engine(String deviceName, SoftPort port, QpTable<EngineQp> qps, Counters<QpCounter> counters, Drops drops,
             SourceCheck sourceCheck, NanoClock clock) {
         this.port = port;
         this.datagrams = port.datagrams();
@@ -77,7 +77,7 @@ final class Engine implements EngineRunner.Pass {
         this.out = new WireOut(port, counters);
         this.completer = new Completer(new StallWarnings(deviceName));
         this.requester = new Requester(out);
-        this.responder = new Responder(out);
+        this.responder = new Responder(new CoalescingAcks(out));
     }
 
     int doWork() throws IOException {
@@ -95,7 +95,7 @@ final class Engine implements EngineRunner.Pass {
         int work = 0;
         if (sendFirst) {
             long now = clock.nanoTime();
-            for (SoftQp qp : qps.all()) {
+            for (EngineQp qp : qps.all()) {
                 synchronized (qp) {
                     TransportQp t = qp.transport();
                     if (t.state() == QpState.RTS || t.state() == QpState.SQD) {
@@ -106,7 +106,7 @@ final class Engine implements EngineRunner.Pass {
         }
         work += receive();
         long now = clock.nanoTime();
-        for (SoftQp qp : qps.all()) {
+        for (EngineQp qp : qps.all()) {
             synchronized (qp) {
                 TransportQp t = qp.transport();
                 if (t.state() == QpState.RESET || t.state() == QpState.INIT || t.state() == QpState.ERR) {
@@ -146,7 +146,7 @@ final class Engine implements EngineRunner.Pass {
     }
 
     /** Sends the ACK {@code qp} holds, before the QP goes away (caller holds the engine lock). */
-    void flushAck(SoftQp qp) {
+    void flushAck(EngineQp qp) {
         synchronized (qp) {
             responder.flushAck(qp.transport());
         }
@@ -156,7 +156,7 @@ final class Engine implements EngineRunner.Pass {
     @Override
     public long nanosUntilNextTimer(long now) {
         long best = Long.MAX_VALUE;
-        for (SoftQp qp : qps.all()) {
+        for (EngineQp qp : qps.all()) {
             synchronized (qp) {
                 long d = qp.transport().nextDeadline();
                 if (d != 0) {
@@ -226,7 +226,7 @@ final class Engine implements EngineRunner.Pass {
         Bth bth = packet.bth();
         // QPN 1 finds the GSI QP only while one exists; without it (and for QPN 0, which is never
         // created) the packet is dropped like any to an unknown QP (RELIABILITY-SECURITY REL-04).
-        SoftQp qp = qps.get(bth.destQp());
+        EngineQp qp = qps.get(bth.destQp());
         if (qp == null) {
             drops.drop(DropReason.UNKNOWN_QPN);
             return;

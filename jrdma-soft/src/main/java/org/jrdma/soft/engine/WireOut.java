@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -8,7 +8,7 @@ import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.transport.Counters;
-import org.jrdma.soft.transport.Gather;
+import org.jrdma.soft.memory.Gather;
 import org.jrdma.soft.transport.PacketOut;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.transport.TransportQp;

@@ -1,9 +1,9 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.jrdma.soft.IdleStrategy.Step;
+import org.jrdma.soft.engine.IdleStrategy.Step;
 import org.junit.jupiter.api.Test;
 
 /** Each idle strategy, stepped by hand with a parker that only counts (no thread ever sleeps). */

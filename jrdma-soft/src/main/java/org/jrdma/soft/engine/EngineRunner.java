@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.io.IOException;
 import java.util.concurrent.locks.LockSupport;

@@ -1,7 +1,7 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /** Busy-polls on every idle pass: the lowest latency, one core always busy. */
-final class SpinIdle implements IdleStrategy {
+public final class SpinIdle implements IdleStrategy {
     @Override
     public Step idle(int workCount) {
         if (workCount > 0) {

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -51,11 +51,11 @@ import java.util.Optional;
  * the counter names in UTF-8 separated by {@code '\n'}; from the header size on, one u64 per
  * counter. Names travel with the values so that two jrdma versions can share a directory.
  */
-final class CounterFile implements AutoCloseable {
-    static final String ENV = "JRDMA_STATS_DIR";
+public final class CounterFile implements AutoCloseable {
+    public static final String ENV = "JRDMA_STATS_DIR";
     static final String PROPERTY = "jrdma.stats.dir";
     /** The one lock file of a directory: folding a total into {@code <device>.retired} is read-modify-write. */
-    static final String LOCK = "counters.lock";
+    public static final String LOCK = "counters.lock";
     private static final long MAGIC = 0x544e_4341_4d44_524aL; // "JRDMACNT" read as a little-endian u64
     private static final int VERSION = 1;
     private static final int NAMES_OFFSET = 40;
@@ -81,7 +81,7 @@ final class CounterFile implements AutoCloseable {
     }
 
     /** Where counter files go, or empty when sharing is off. */
-    static Optional<Path> directory() {
+    public static Optional<Path> directory() {
         String configured = System.getProperty(PROPERTY, System.getenv(ENV));
         if (configured != null && !configured.isBlank()) {
             return configured.equals("off") ? Optional.empty() : Optional.of(Path.of(configured));
@@ -97,7 +97,7 @@ final class CounterFile implements AutoCloseable {
      * for {@code names.size()} counters; empty (and a warning, once per directory) when that is
      * not possible.
      */
-    static Optional<CounterFile> create(Path dir, String device, List<String> names) {
+    public static Optional<CounterFile> create(Path dir, String device, List<String> names) {
         ProcessHandle self = ProcessHandle.current();
         Path file = dir.resolve(safe(device) + "." + self.pid() + SUFFIX);
         byte[] nameBytes = String.join("\n", names).getBytes(StandardCharsets.UTF_8);
@@ -149,7 +149,7 @@ final class CounterFile implements AutoCloseable {
     }
 
     /** The counter slots, one u64 per name, for {@link org.jrdma.soft.transport.Counters}. */
-    MemorySegment values() {
+    public MemorySegment values() {
         return values;
     }
 
@@ -158,7 +158,7 @@ final class CounterFile implements AutoCloseable {
      * processes are folded into the total (under the directory's lock); in a directory this
      * process may not write, they are only added in.
      */
-    static Map<String, Long> read(Path dir, String device) {
+    public static Map<String, Long> read(Path dir, String device) {
         if (!Files.isDirectory(dir)) {
             return new LinkedHashMap<>();
         }
@@ -465,7 +465,7 @@ final class CounterFile implements AutoCloseable {
      * share a file: "eth0.1" (a VLAN) and "eth0_1" (a second address) are two devices, and one
      * process opening both must not truncate the file it has mapped for the other.
      */
-    static String safe(String device) {
+    public static String safe(String device) {
         StringBuilder sb = new StringBuilder(device.length());
         for (byte b : device.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xFF);

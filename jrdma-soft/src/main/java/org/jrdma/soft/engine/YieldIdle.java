@@ -1,7 +1,7 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /** Yields the core on every idle pass: busy, but a thread waiting for the core gets it. */
-final class YieldIdle implements IdleStrategy {
+public final class YieldIdle implements IdleStrategy {
     @Override
     public Step idle(int workCount) {
         if (workCount > 0) {

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /** A monotonic nanosecond clock. */
 @FunctionalInterface

@@ -1,21 +1,19 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
-import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.jrdma.soft.memory.MemoryTable;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.Ipv6Endpoint;
+import org.jrdma.soft.net.PcapWriter;
 import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.transport.Counters;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.wire.DropReason;
-import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
-import org.jrdma.verbs.QpInitAttr;
-import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.QpType;
 
 /**
  * One soft device: the owner that wires its parts — the {@link SoftPort} (endpoint, datagrams,
@@ -27,27 +25,33 @@ import org.jrdma.verbs.VerbsException;
  * transport deterministically.
  */
 public final class SoftHca {
-    private final SoftDeviceSpec spec;
+    private final String name;
+    private final long guid;
     private final SoftPort port;
     private final Gid gid;
     private final Mtu activeMtu;
     private final MemoryTable memory = new MemoryTable();
-    private final QpTable<SoftQp> qps = new QpTable<>(new SoftQp[0]);
+    private final QpTable<EngineQp> qps = new QpTable<>(new EngineQp[0]);
     /** The device counters' file, shared with other processes; null when they stay private. */
     private final CounterFile counterFile;
     private final Counters<QpCounter> counters;
     private final Drops drops;
     private final Engine engine;
     private final EngineRunner runner;
-    private final java.util.Set<SoftContext> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<DeviceListener> contexts = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    private SoftHca(SoftDeviceSpec spec, SoftOptions options, Datagrams datagrams) {
-        this.spec = spec;
-        this.port = new SoftPort(spec.name(), datagrams, SoftPort.openPcap(spec, options), options.clock());
+    /**
+     * A device on {@code datagrams} (bound already), recording to {@code pcap} (or not, when
+     * null); {@link #start} starts its engine.
+     */
+    public SoftHca(DeviceSetup setup, Datagrams datagrams, PcapWriter pcap) {
+        this.name = setup.name();
+        this.guid = setup.guid();
+        this.port = new SoftPort(name, datagrams, pcap, setup.clock());
         this.gid = Gid.of(datagrams.localAddress().getAddress());
-        this.activeMtu = Mtu.forEthernetMtu(spec.ethernetMtu());
-        this.counterFile = options.statsDir() == null ? null
-                : CounterFile.create(options.statsDir(), spec.name(), counterNames()).orElse(null);
+        this.activeMtu = Mtu.forEthernetMtu(setup.ethernetMtu());
+        this.counterFile = setup.statsDir() == null ? null
+                : CounterFile.create(setup.statsDir(), name, counterNames()).orElse(null);
         Counters<DropReason> dropCounters;
         if (counterFile != null) {
             java.lang.foreign.MemorySegment v = counterFile.values();
@@ -58,11 +62,16 @@ public final class SoftHca {
             this.counters = new Counters<>(QpCounter.class);
             dropCounters = new Counters<>(DropReason.class);
         }
-        this.drops = new Drops(dropCounters, new DropLog(spec.name(), options.clock()));
-        SourceCheck sourceCheck = options.sourceCheck() == null ? SourceCheck.STRICT : options.sourceCheck(); // SEC-12
-        this.engine = new Engine(spec.name(), port, qps, counters, drops, sourceCheck, options.clock());
-        this.runner = new EngineRunner(spec.name(), engine, datagrams, options.clock(), options.threading(),
-                options.idle()::strategy, this::deviceFatal);
+        this.drops = new Drops(dropCounters, new DropLog(name, setup.clock()));
+        SourceCheck sourceCheck = setup.sourceCheck() == null ? SourceCheck.STRICT : setup.sourceCheck(); // SEC-12
+        this.engine = new Engine(name, port, qps, counters, drops, sourceCheck, setup.clock());
+        this.runner = new EngineRunner(name, engine, datagrams, setup.clock(), setup.threading(),
+                setup.idle(), this::deviceFatal);
+    }
+
+    /** Starts the engine (its thread, unless the caller runs it). */
+    public void start() {
+        runner.start();
     }
 
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
@@ -77,50 +86,13 @@ public final class SoftHca {
         return names;
     }
 
-    /** Binds the device's address (or, for the default loopback device, the next free one) and starts it. */
-    static SoftHca start(SoftDeviceSpec spec, SoftOptions options) {
-        if (!(spec.address() instanceof Inet4Address) && !(spec.address() instanceof java.net.Inet6Address)) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "open_device " + spec.name() + ": not an IP address: " + spec.address());
-        }
-        Datagrams d = SoftPort.bind(spec, options);
-        SoftHca hca;
-        try {
-            hca = new SoftHca(spec, options, d);
-        } catch (RuntimeException | Error e) {
-            // e.g. a pcap asked for by name that cannot be created: the socket must not stay
-            // bound, or every later open of the device in this process fails with EADDRINUSE
-            try {
-                d.close();
-            } catch (IOException notClosed) {
-                e.addSuppressed(notClosed);
-            }
-            throw e;
-        }
-        hca.runner.start();
-        return hca;
-    }
-
     /** Whether packets are being recorded (false when none was asked for, or the capture stopped). */
-    boolean capturing() {
+    public boolean capturing() {
         return port.capturing();
     }
 
-    static long guidOf(SoftDeviceSpec spec) {
-        // A stable, locally administered GUID derived from the address (like a MAC-based EUI-64).
-        byte[] ip = spec.address().getAddress();
-        long g = 0x0200_5eff_fe00_0000L;
-        for (byte b : ip) {
-            g = (g << 8) ^ (b & 0xFF) ^ (g >>> 56);
-        }
-        return g;
-    }
-
-    public SoftDeviceSpec spec() {
-        return spec;
-    }
-
     public long guid() {
-        return guidOf(spec);
+        return guid;
     }
 
     /** GID index 0: the address the device is bound to, IPv4-mapped for an IPv4 device, itself for IPv6. */
@@ -133,7 +105,7 @@ public final class SoftHca {
     }
 
     /** Port 1's endpoint: the address and UDP port the device is bound to. */
-    RoceEndpoint endpoint() {
+    public RoceEndpoint endpoint() {
         return port.endpoint();
     }
 
@@ -141,11 +113,11 @@ public final class SoftHca {
         return activeMtu;
     }
 
-    MemoryTable memory() {
+    public MemoryTable memory() {
         return memory;
     }
 
-    Counters<QpCounter> counters() {
+    public Counters<QpCounter> counters() {
         return counters;
     }
 
@@ -160,11 +132,12 @@ public final class SoftHca {
         return m;
     }
 
-    void attach(SoftContext c) {
+    /** A context of the device, told of port and device events. */
+    public void attach(DeviceListener c) {
         contexts.add(c);
     }
 
-    void detach(SoftContext c) {
+    public void detach(DeviceListener c) {
         contexts.remove(c);
     }
 
@@ -181,20 +154,19 @@ public final class SoftHca {
         if (!port.setActive(active)) {
             return;
         }
-        for (SoftContext c : contexts) {
-            c.postAsync(active ? org.jrdma.verbs.AsyncEventType.PORT_ACTIVE : org.jrdma.verbs.AsyncEventType.PORT_ERR,
-                    null, null, null, 1);
+        for (DeviceListener c : contexts) {
+            c.deviceEvent(active ? org.jrdma.verbs.AsyncEventType.PORT_ACTIVE : org.jrdma.verbs.AsyncEventType.PORT_ERR, 1);
         }
     }
 
     /** The device's socket failed for good: every context learns it once (DEVICE_FATAL). */
-    void deviceFatal(Exception cause) {
+    public void deviceFatal(Exception cause) {
         if (!port.fail()) {
             return;
         }
-        System.err.println("jrdma-soft " + spec.name() + ": device failed: " + cause);
-        for (SoftContext c : contexts) {
-            c.postAsync(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, null, null, null, 0);
+        System.err.println("jrdma-soft " + name + ": device failed: " + cause);
+        for (DeviceListener c : contexts) {
+            c.deviceEvent(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, 0);
         }
     }
 
@@ -203,48 +175,50 @@ public final class SoftHca {
         return port.firstTxNanos();
     }
 
-    long count(QpCounter c) {
+    public long count(QpCounter c) {
         return counters.get(c);
     }
 
     /** The rate-limited drop log (SEC-33). */
-    DropLog dropLog() {
+    public DropLog dropLog() {
         return drops.log();
     }
 
-    long drops(DropReason reason) {
+    public long drops(DropReason reason) {
         return drops.count(reason);
     }
 
     /** True for a device bound to an IPv6 address (its GID is that address, not ::ffff:-mapped). */
-    boolean isIpv6() {
+    public boolean isIpv6() {
         return port.endpoint() instanceof Ipv6Endpoint;
     }
 
-    Datagrams datagrams() {
+    public Datagrams datagrams() {
         return port.datagrams();
     }
 
     /** How the engine thread idles ({@link SoftOptions#idle}). */
-    IdleStrategy idleStrategy() {
+    public IdleStrategy idleStrategy() {
         return runner.idleStrategy();
     }
 
     // ------------------------------------------------------------------ QPs
 
-    SoftQp createQp(SoftPd pd, QpInitAttr init) {
-        return qps.create(init.qpType(), qpn -> new SoftQp(pd, this, qpn, init));
+    /** A new QP of {@code type}, which {@code make} builds with the QPN the device picked. */
+    @SuppressWarnings("unchecked") // the table returns what make built, a Q
+    public <Q extends EngineQp> Q createQp(QpType type, IntFunction<Q> make) {
+        return (Q) qps.create(type, make::apply);
     }
 
-    void removeQp(SoftQp qp) {
+    public void removeQp(EngineQp qp) {
         qps.remove(qp);
     }
 
-    SoftQp qp(int qpn) {
+    public EngineQp qp(int qpn) {
         return qps.get(qpn);
     }
 
-    SoftQp[] qps() {
+    public EngineQp[] qps() {
         return qps.all();
     }
 
@@ -261,17 +235,17 @@ public final class SoftHca {
     }
 
     /** An empty poll or a post: progress on this thread (see {@link EngineRunner#progressFromApp}). */
-    void progressFromApp() {
+    public void progressFromApp() {
         runner.progressFromApp();
     }
 
     /** The application is polling (and found completions): the engine thread stays parked. */
-    void noteAppActive() {
+    public void noteAppActive() {
         runner.noteAppActive();
     }
 
     /** {@link #progressFromApp} after a post_send: the requesters send first. */
-    void progressAfterPost() {
+    public void progressAfterPost() {
         runner.progressAfterPost();
     }
 
@@ -280,21 +254,21 @@ public final class SoftHca {
      * peer's last message was executed and must be acknowledged, or the peer would retry
      * against a QP that is gone. Waits for the engine (lock order: engine, then QP).
      */
-    void flushHeldAck(SoftQp qp) {
+    public void flushHeldAck(EngineQp qp) {
         runner.locked(() -> engine.flushAck(qp));
     }
 
     /** The application is about to block: the engine thread takes over at once. */
-    void appBlocking() {
+    public void appBlocking() {
         runner.appBlocking();
     }
 
     /** Tells the engine that there is something to send (called after post_send / modify). */
-    void wake() {
+    public void wake() {
         runner.wake();
     }
 
-    void stop() {
+    public void stop() {
         runner.stop();
         port.close();
         if (counterFile != null) {
@@ -306,14 +280,14 @@ public final class SoftHca {
      * This device's counters across every process on the host that uses it (see
      * {@link CounterFile}), read from {@code statsDir}; empty when it is null.
      */
-    static Map<String, Long> hostCounters(String device, java.nio.file.Path statsDir) {
+    public static Map<String, Long> hostCounters(String device, java.nio.file.Path statsDir) {
         Map<String, Long> m = statsDir == null ? new java.util.LinkedHashMap<>() : CounterFile.read(statsDir, device);
         m.remove("drop_none");
         return m;
     }
 
     /** The device counters under their shared names when they are private to this process; null when shared. */
-    Map<String, Long> privateCounters() {
+    public Map<String, Long> privateCounters() {
         if (counterFile != null) {
             return null;
         }

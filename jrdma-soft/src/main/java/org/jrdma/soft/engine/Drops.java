@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import org.jrdma.soft.transport.Counters;
 import org.jrdma.soft.wire.DropReason;

@@ -1,8 +1,15 @@
-package org.jrdma.soft.transport;
+package org.jrdma.soft.engine;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.soft.memory.Gather;
+import org.jrdma.soft.transport.AckPolicy;
+import org.jrdma.soft.transport.HeldAck;
+import org.jrdma.soft.transport.PacketOut;
+import org.jrdma.soft.transport.QpCounter;
+import org.jrdma.soft.transport.TransportQp;
+import org.jrdma.soft.transport.UdDestination;
 import org.jrdma.soft.wire.Aeth;
 import org.jrdma.soft.wire.Psn;
 
@@ -19,14 +26,14 @@ import org.jrdma.soft.wire.Psn;
  * ACK) first flushes the held ACK, so the peer sees the responses in PSN order; the QP's own
  * requests do not, they are another PSN space.
  */
-final class CoalescingAcks implements PacketOut {
+public final class CoalescingAcks implements AckPolicy {
     private final PacketOut out;
     private final List<TransportQp> held = new ArrayList<>();
     private long pass;
     /** Read by the engine thread without the engine lock, to decide whether it may sleep. */
     private volatile boolean anyHeld;
 
-    CoalescingAcks(PacketOut out) {
+    public CoalescingAcks(PacketOut out) {
         this.out = out;
     }
 
@@ -37,35 +44,37 @@ final class CoalescingAcks implements PacketOut {
             out.sendAck(qp, syndrome, psn, msn);
             return;
         }
-        if (qp.resp.ackHeld) {
+        HeldAck ack = qp.heldAck();
+        if (ack.held) {
             qp.count(QpCounter.ACKS_COALESCED);
-            if (Psn.compare(psn, qp.resp.ackHeldPsn) > 0) {
-                qp.resp.ackHeldPsn = psn;
+            if (Psn.compare(psn, ack.psn) > 0) {
+                ack.psn = psn;
             }
             return;
         }
-        qp.resp.ackHeld = true;
-        qp.resp.ackHeldPsn = psn;
-        qp.resp.ackHeldPass = pass;
+        ack.held = true;
+        ack.psn = psn;
+        ack.pass = pass;
         held.add(qp);
         anyHeld = true;
     }
 
-    /** A new engine pass begins. */
-    void beginPass() {
+    @Override
+    public void beginPass() {
         pass++;
     }
 
-    /** Whether an ACK is waiting (for the engine thread's decision to sleep). */
-    boolean anyHeld() {
+    @Override
+    public boolean anyHeld() {
         return anyHeld;
     }
 
-    /** Sends the ACK held for {@code qp}, if any (call with the QP's lock held). */
-    void flush(TransportQp qp) {
-        if (qp.resp.ackHeld) {
-            qp.resp.ackHeld = false;
-            out.sendAck(qp, Aeth.ACK_SYNDROME, qp.resp.ackHeldPsn, qp.resp.msn);
+    @Override
+    public void flush(TransportQp qp) {
+        HeldAck ack = qp.heldAck();
+        if (ack.held) {
+            ack.held = false;
+            out.sendAck(qp, Aeth.ACK_SYNDROME, ack.psn, qp.responderMsn());
             qp.count(QpCounter.ACKS_SENT);
         }
     }
@@ -74,12 +83,13 @@ final class CoalescingAcks implements PacketOut {
      * End of a pass: the ACKs held since an earlier pass go out, each under its QP's lock; the
      * ones held during this pass wait for the next. Returns how many were sent.
      */
-    int flushAll() {
+    @Override
+    public int flushAll() {
         return flushHeldBefore(pass);
     }
 
-    /** Every held ACK goes out now. */
-    int flushEverything() {
+    @Override
+    public int flushEverything() {
         return flushHeldBefore(Long.MAX_VALUE);
     }
 
@@ -88,11 +98,11 @@ final class CoalescingAcks implements PacketOut {
         int kept = 0;
         for (int i = 0, n = held.size(); i < n; i++) {
             TransportQp qp = held.get(i);
-            synchronized (qp.lock) {
-                if (!qp.resp.ackHeld) {
+            synchronized (qp.lock()) {
+                if (!qp.heldAck().held) {
                     continue; // flushed already (by a response, or the QP went away)
                 }
-                if (qp.resp.ackHeldPass < limit) {
+                if (qp.heldAck().pass < limit) {
                     flush(qp);
                     sent++;
                     continue;

@@ -1,9 +1,6 @@
-package org.jrdma.soft.transport;
+package org.jrdma.soft.memory;
 
 import java.lang.foreign.MemorySegment;
-import org.jrdma.soft.SoftMr;
-import org.jrdma.soft.SoftMw;
-import org.jrdma.soft.memory.MemoryTable;
 
 /**
  * The responder's check of a remote address (rxe CHK_RKEY), done before a byte is touched:
@@ -12,26 +9,48 @@ import org.jrdma.soft.memory.MemoryTable;
  * Every failure looks the same to the requester (NAK remote access error), so an attacker
  * cannot tell an unknown rkey from a range or permission miss (SEC-51).
  */
-final class RemoteAccess {
-    SoftMr mr;
-    MemorySegment target;
-    long offset;
+public final class RemoteAccess {
+    private Region mr;
+    private MemorySegment target;
+    private long offset;
+
+    /** The region the last allowed check resolved to (null after a refusal or {@link #clear}). */
+    public Region region() {
+        return mr;
+    }
+
+    /** The segment to touch: the region's. */
+    public MemorySegment target() {
+        return target;
+    }
+
+    /** Where in {@link #target} the access starts. */
+    public long offset() {
+        return offset;
+    }
+
+    /** Nothing resolved: a zero-length READ or WRITE touches no memory. */
+    public void clear() {
+        mr = null;
+        target = null;
+        offset = 0;
+    }
 
     /**
      * Resolves the access into {@link #target}/{@link #offset}; false when it is not allowed.
      * The rkey names a region, or a window onto one (whose own binding, access and — for type
      * 2 — QP must allow it).
      */
-    boolean check(MemoryTable memory, Object pd, Object qp, int rkey, long va, long length, int access) {
-        SoftMr m = memory.byRkey(rkey);
+    public boolean check(MemoryTable memory, PdId pd, Object qp, int rkey, long va, long length, int access) {
+        Region m = memory.byRkey(rkey);
         long base;
         if (m != null) {
-            if (m.softPd() != pd || !m.isValid() || (m.access() & access) != access || !m.containsRemote(va, length)) {
+            if (m.pd() != pd || !m.isValid() || (m.access() & access) != access || !m.containsRemote(va, length)) {
                 return refuse();
             }
             base = m.remoteBase(); // 0 for a ZERO_BASED region (SEC-06)
         } else {
-            SoftMw mw = memory.windowByRkey(rkey);
+            Window mw = memory.windowByRkey(rkey);
             if (mw == null || !mw.allows(pd, qp, va, length, access)) {
                 return refuse();
             }

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /** Who runs a soft device's engine ({@link SoftHca#doWork()}). */
 public enum ThreadingMode {

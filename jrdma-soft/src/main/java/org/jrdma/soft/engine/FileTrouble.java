@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -14,14 +14,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * without it and says so once per process and directory (not per device opened, never per
  * packet), naming the path and the operating system's reason.
  */
-final class FileTrouble {
+public final class FileTrouble {
     private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
 
     private FileTrouble() {
     }
 
     /** Logs {@code line} as a warning unless a warning with the same {@code key} was logged before; true if logged. */
-    static boolean warnOnce(System.Logger log, String key, String line) {
+    public static boolean warnOnce(System.Logger log, String key, String line) {
         if (!SAID.add(key)) {
             return false;
         }
@@ -34,7 +34,7 @@ final class FileTrouble {
      * "Read-only file system"): java.nio's exceptions for a missing file or a refused access
      * carry only the path, so those are named here.
      */
-    static String reason(IOException e) {
+    public static String reason(IOException e) {
         if (e instanceof NoSuchFileException) {
             return "No such file or directory";
         }

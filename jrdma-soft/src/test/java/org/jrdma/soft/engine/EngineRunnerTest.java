@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.util.Arrays;
 import java.util.function.IntFunction;
@@ -13,11 +13,14 @@ import org.jrdma.verbs.VerbsException;
  * A device's QPs: by number, for the receive path's lookup, and as an array the engine walks
  * every pass. The array is copied on create and destroy (rare) so a pass reads it without a
  * lock; the map is guarded by its own monitor. Generic in the QP only so a test can fill it
- * without a device; the device's table holds {@link SoftQp}s.
+ * without a device; the device's table holds {@link EngineQp}s.
  */
-final class QpTable<Q extends QpTable.Entry> {
+public final class QpTable<Q extends QpTable.Entry> {
+    /** The most QPs a device holds (advertised as MAX_QP). */
+    public static final int MAX_QP = 1 << 16;
+
     /** What the table keeps: something with a QP number. */
-    interface Entry {
+    public interface Entry {
         int qpNum();
     }
 
@@ -40,8 +43,8 @@ final class QpTable<Q extends QpTable.Entry> {
      */
     Q create(QpType type, IntFunction<Q> make) {
         synchronized (byNumber) {
-            if (byNumber.size() >= SoftLimits.MAX_QP) {
-                throw new VerbsException(Errno.ENOMEM, "create_qp: the device has " + SoftLimits.MAX_QP + " QPs already");
+            if (byNumber.size() >= MAX_QP) {
+                throw new VerbsException(Errno.ENOMEM, "create_qp: the device has " + MAX_QP + " QPs already");
             }
             int qpn;
             if (type == QpType.GSI) {

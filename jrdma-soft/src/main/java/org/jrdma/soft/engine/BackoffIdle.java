@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 /**
  * Spins for a while, yields for a while, then parks; any work starts again from spinning. The
@@ -6,7 +6,7 @@ package org.jrdma.soft;
  * keeps latency low while traffic flows (ANCHORS.md), the yields let a thread that shares the
  * core run, and parking leaves an idle device costing nothing.
  */
-final class BackoffIdle implements IdleStrategy {
+public final class BackoffIdle implements IdleStrategy {
     /** Busy passes before yielding. */
     static final int SPIN_PASSES = 20_000;
     static final int YIELD_PASSES = 200;
@@ -16,7 +16,7 @@ final class BackoffIdle implements IdleStrategy {
     private final Parker parker;
     private int idlePasses;
 
-    BackoffIdle(Parker parker) {
+    public BackoffIdle(Parker parker) {
         this(SPIN_PASSES, YIELD_PASSES, parker);
     }
 

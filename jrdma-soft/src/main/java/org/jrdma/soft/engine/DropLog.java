@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import java.lang.System.Logger.Level;
 import org.jrdma.soft.transport.LogBudget;
@@ -16,8 +16,8 @@ import org.jrdma.soft.wire.DropReason;
  * so that tests and tools may read them from other threads. Nothing is logged about packet
  * contents (no PSN or key: OOB-16), only the reason.
  */
-final class DropLog {
-    static final int LINES_PER_INTERVAL = 10;
+public final class DropLog {
+    public static final int LINES_PER_INTERVAL = 10;
     static final long INTERVAL_NANOS = 1_000_000_000L;
     private static final System.Logger LOG = System.getLogger("org.jrdma.soft.drops");
 
@@ -57,12 +57,12 @@ final class DropLog {
     }
 
     /** Lines written so far (drop lines and summaries). */
-    long linesWritten() {
+    public long linesWritten() {
         return linesWritten;
     }
 
     /** Drops that were counted but not logged. */
-    long suppressed() {
+    public long suppressed() {
         return budget.suppressed();
     }
 }

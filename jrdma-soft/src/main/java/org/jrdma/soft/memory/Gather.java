@@ -1,8 +1,6 @@
-package org.jrdma.soft.transport;
+package org.jrdma.soft.memory;
 
 import java.lang.foreign.MemorySegment;
-import org.jrdma.soft.SoftMr;
-import org.jrdma.soft.memory.MemoryTable;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.SgList;
 import org.jrdma.verbs.Sge;
@@ -14,21 +12,21 @@ import org.jrdma.verbs.WcStatus;
  * deregistered afterwards is caught when its segment is touched ({@link #stillValid}).
  */
 public final class Gather {
-    final MemorySegment[] segments;
-    final long[] offsets;
-    final int[] lengths;
-    final SoftMr[] regions;
-    int count;
-    long totalLength;
+    private final MemorySegment[] segments;
+    private final long[] offsets;
+    private final int[] lengths;
+    private final Region[] regions;
+    private int count;
+    private long totalLength;
 
-    Gather(int maxSge) {
+    public Gather(int maxSge) {
         segments = new MemorySegment[Math.max(1, maxSge)];
         offsets = new long[segments.length];
         lengths = new int[segments.length];
-        regions = new SoftMr[segments.length];
+        regions = new Region[segments.length];
     }
 
-    void clear() {
+    public void clear() {
         for (int i = 0; i < count; i++) {
             segments[i] = null;
             regions[i] = null;
@@ -38,18 +36,18 @@ public final class Gather {
     }
 
     /** Becomes a copy of {@code other}; this list must have room for as many SGEs. */
-    void copyFrom(Gather other) {
+    public void copyFrom(Gather other) {
         clear();
         for (int i = 0; i < other.count; i++) {
             add(other.regions[i], other.segments[i], other.offsets[i], other.lengths[i]);
         }
     }
 
-    int capacity() {
+    public int capacity() {
         return segments.length;
     }
 
-    void add(SoftMr mr, MemorySegment segment, long offset, int length) {
+    public void add(Region mr, MemorySegment segment, long offset, int length) {
         regions[count] = mr;
         segments[count] = segment;
         offsets[count] = offset;
@@ -64,7 +62,7 @@ public final class Gather {
      * status the WR will complete with. A failure is not a post error in ibverbs: the WR
      * completes later with LOC_PROT_ERR, so it is recorded here and reported then.
      */
-    WcStatus resolve(SgList sgl, MemoryTable memory, Object pd, boolean needLocalWrite) {
+    public WcStatus resolve(SgList sgl, MemoryTable memory, PdId pd, boolean needLocalWrite) {
         return resolve(sgl, memory, pd, needLocalWrite, false);
     }
 
@@ -73,14 +71,14 @@ public final class Gather {
      * L_Key is not checked) and the region is found by address instead — Java still needs a
      * registered segment to read from.
      */
-    WcStatus resolve(SgList sgl, MemoryTable memory, Object pd, boolean needLocalWrite, boolean byAddress) {
+    public WcStatus resolve(SgList sgl, MemoryTable memory, PdId pd, boolean needLocalWrite, boolean byAddress) {
         for (int i = 0; i < sgl.count(); i++) {
             Sge s = sgl.get(i);
             if (s.length < 0) {
                 return WcStatus.LOC_LEN_ERR;
             }
-            SoftMr mr = byAddress ? memory.byAddress(pd, s.addr, s.length) : memory.byLkey(s.lkey);
-            if (mr == null || mr.softPd() != pd || !mr.isValid() || !mr.contains(s.addr, s.length)
+            Region mr = byAddress ? memory.byAddress(pd, s.addr, s.length) : memory.byLkey(s.lkey);
+            if (mr == null || mr.pd() != pd || !mr.isValid() || !mr.contains(s.addr, s.length)
                     || (needLocalWrite && (mr.access() & AccessFlags.LOCAL_WRITE) == 0)) {
                 clear();
                 return WcStatus.LOC_PROT_ERR;
@@ -95,7 +93,7 @@ public final class Gather {
     }
 
     /** True while every region it points into is still registered and alive. */
-    boolean stillValid() {
+    public boolean stillValid() {
         for (int i = 0; i < count; i++) {
             if (regions[i] != null && !regions[i].isValid()) {
                 return false;

@@ -1,4 +1,4 @@
-package org.jrdma.soft;
+package org.jrdma.soft.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import org.jrdma.soft.PcapReader;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.PcapWriter;
 import org.jrdma.soft.net.RoceEndpoint;
