@@ -27,10 +27,6 @@ public final class SoftMw implements MemoryWindow, Window.Handle {
         return window.rkey();
     }
 
-    SoftPd pd() {
-        return pd;
-    }
-
     @Override
     public Window window() {
         return window;

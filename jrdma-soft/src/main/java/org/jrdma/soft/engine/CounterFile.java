@@ -43,7 +43,7 @@ import java.util.Optional;
  * <p>What stays in the directory: a {@code <device>.retired} only for a device that counted
  * something (opening and closing a device leaves nothing), and one {@code counters.lock} for
  * the whole directory, made the first time totals are folded. Devices that no other process
- * can name (chaos runs, tests) keep their counters private ({@link SoftOptions#privateCounters()}),
+ * can name (chaos runs, tests) keep their counters private ({@code SoftOptions.privateCounters()}),
  * so a run on fresh addresses does not leave a file per device name.
  *
  * <p>File layout (native byte order, this host only): magic {@code "JRDMACNT"} u64, version u32,

@@ -197,7 +197,7 @@ public final class SoftHca {
         return port.datagrams();
     }
 
-    /** How the engine thread idles ({@link SoftOptions#idle}). */
+    /** How the engine thread idles ({@code SoftOptions.idle}, by way of {@link DeviceSetup#idle}). */
     public IdleStrategy idleStrategy() {
         return runner.idleStrategy();
     }
