@@ -1,5 +1,11 @@
 package org.jrdma.soft;
 
+import org.jrdma.soft.engine.BackoffIdle;
+import org.jrdma.soft.engine.IdleStrategy;
+import org.jrdma.soft.engine.ParkIdle;
+import org.jrdma.soft.engine.SpinIdle;
+import org.jrdma.soft.engine.YieldIdle;
+
 /**
  * How a device's engine thread ({@link ThreadingMode#DEDICATED}) waits after a pass that found
  * nothing to do. The application's own polls drive the engine whatever the mode.

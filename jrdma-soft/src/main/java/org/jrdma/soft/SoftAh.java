@@ -12,7 +12,7 @@ import org.jrdma.verbs.VerbsException;
  * A UD address handle: where datagrams go. On RoCE it must carry a GRH whose GID names the
  * peer; the soft provider takes its IP address (IPv4-mapped, or IPv6 on an IPv6 device) and UDP 4791.
  */
-public final class SoftAh implements AddressHandle, org.jrdma.soft.stage.UdDestination {
+public final class SoftAh implements AddressHandle, org.jrdma.soft.transport.UdDestination {
     private final SoftPd pd;
     private final AhAttr attr;
     private final RoceEndpoint destination;

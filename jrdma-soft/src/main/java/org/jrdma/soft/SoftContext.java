@@ -6,6 +6,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jrdma.soft.engine.DeviceListener;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
@@ -21,6 +23,8 @@ import org.jrdma.verbs.VerbsException;
 public final class SoftContext implements Context {
     private final SoftDevice device;
     private final SoftHca hca;
+    /** How the device tells this context of port and device events (as async events). */
+    private final DeviceListener deviceEvents = (type, port) -> postAsync(type, null, null, null, port);
     private final Set<Object> children = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private volatile boolean closed;
     private final java.util.ArrayDeque<SoftAsyncEvent> asyncEvents = new java.util.ArrayDeque<>();
@@ -33,11 +37,30 @@ public final class SoftContext implements Context {
     SoftContext(SoftDevice device, SoftHca hca) {
         this.device = device;
         this.hca = hca;
-        hca.attach(this);
+        hca.attach(deviceEvents);
     }
 
-    public SoftHca hca() {
+    /** The engine side (not for code outside this package: the engine package is not exported). */
+    SoftHca hca() {
         return hca;
+    }
+
+    /** Whether port 1 is up (ibv_query_port's state, as {@link #queryPort} reports it). */
+    public boolean portActive() {
+        return hca.portActive();
+    }
+
+    /**
+     * Takes port 1 down or up, as a cable pull would (chaos runs): every context of the device
+     * gets PORT_ERR or PORT_ACTIVE, and while it is down packets go nowhere.
+     */
+    public void setPortActive(boolean active) {
+        hca.setPortActive(active);
+    }
+
+    /** The device clock's time of the first RDMA packet it sent, or 0 before any (demo timings). */
+    public long firstTxNanos() {
+        return hca.firstTxNanos();
     }
 
     @Override
@@ -192,7 +215,7 @@ public final class SoftContext implements Context {
                 ch.forceClose();
             }
         }
-        hca.detach(this);
+        hca.detach(deviceEvents);
         device.release(hca);
     }
 }

@@ -1,24 +1,24 @@
 package org.jrdma.soft;
 
 import java.lang.foreign.MemorySegment;
-import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.memory.Region;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.VerbsException;
 
-/** A registered {@link MemorySegment}: addresses in work requests are the segment's addresses. */
-public final class SoftMr implements MemoryRegion {
+/**
+ * A registered {@link MemorySegment}, the verbs object: addresses in work requests are the
+ * segment's addresses. It checks a registration against ibv_reg_mr's rules; what the engine
+ * reads on every access is its {@link Region}.
+ */
+public final class SoftMr implements MemoryRegion, Region.Handle {
     /** A thread that owns no confined segment: a segment it may access is shared (never started). */
     private static final Thread NOT_THE_OWNER = new Thread(() -> { }, "jrdma-reg-mr-probe");
 
     private final SoftPd pd;
-    private final MemorySegment segment;
-    private final int access;
-    private final int lkey;
-    private final int rkey;
-    private volatile boolean valid = true;
+    private final Region region;
 
     SoftMr(SoftPd pd, MemorySegment segment, int access) {
         if (!segment.isNative()) {
@@ -49,12 +49,7 @@ public final class SoftMr implements MemoryRegion {
                     & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) + " not supported by the soft provider");
         }
         this.pd = pd;
-        this.segment = segment;
-        this.access = access;
-        MemoryTable.KeyPair keys = new MemoryTable.KeyPair();
-        pd.hca().memory().add(this, keys);
-        this.lkey = keys.lkey;
-        this.rkey = keys.rkey;
+        this.region = pd.hca().memory().register(pd.id(), segment, access);
     }
 
     @Override
@@ -68,77 +63,53 @@ public final class SoftMr implements MemoryRegion {
 
     @Override
     public MemorySegment segment() {
-        return segment;
+        return region.segment();
     }
 
     @Override
     public long addr() {
-        return segment.address();
+        return region.addr();
     }
 
     @Override
     public long length() {
-        return segment.byteSize();
+        return region.length();
     }
 
     @Override
     public int lkey() {
-        return lkey;
+        return region.lkey();
     }
 
     @Override
     public int rkey() {
-        return rkey;
+        return region.rkey();
     }
 
     @Override
     public int access() {
-        return access;
+        return region.access();
     }
 
     public boolean isValid() {
-        return valid && segment.scope().isAlive();
+        return region.isValid();
     }
 
-    /**
-     * Does [addr, addr+len) lie inside this region? Written so that addr+len overflowing 2^64
-     * is refused rather than wrapping (SEC-40).
-     */
-    public boolean contains(long addr, long len) {
-        return within(addr(), addr, len);
-    }
-
-    /**
-     * The address remote peers name the region's first byte by: 0 for a region registered
-     * ZERO_BASED (ibv_reg_mr.3 IBV_ACCESS_ZERO_BASED; SEC-06: the peer gets an rkey and
-     * offsets, never the native address), else its native address, as ibverbs does.
-     */
-    public long remoteBase() {
-        return (access & AccessFlags.ZERO_BASED) != 0 ? 0 : addr();
-    }
-
-    /** {@link #contains} for an address in the remote peers' terms ({@link #remoteBase}). */
-    public boolean containsRemote(long va, long len) {
-        return within(remoteBase(), va, len);
-    }
-
-    private boolean within(long base, long addr, long len) {
-        long offset = addr - base;
-        return len >= 0 && Long.compareUnsigned(addr, base) >= 0 && Long.compareUnsigned(offset, length()) <= 0
-                && Long.compareUnsigned(len, length() - offset) <= 0;
+    /** The memory side: keys, bounds and access as the engine checks them. */
+    @Override
+    public Region region() {
+        return region;
     }
 
     @Override
     public void close() {
-        if (valid) {
-            valid = false;
-            pd.hca().memory().remove(this);
+        if (pd.hca().memory().remove(region)) {
             pd.forget(this);
         }
     }
 
     @Override
     public String toString() {
-        return "SoftMr{length=" + length() + ", access=" + AccessFlags.toString(access) + "}";
+        return "SoftMr{length=" + length() + ", access=" + AccessFlags.toString(access()) + "}";
     }
 }

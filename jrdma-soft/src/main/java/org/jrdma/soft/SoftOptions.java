@@ -1,6 +1,10 @@
 package org.jrdma.soft;
 
 import java.nio.file.Path;
+import org.jrdma.soft.engine.CounterFile;
+import org.jrdma.soft.engine.NanoClock;
+import org.jrdma.soft.engine.SourceCheck;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.ImpairedDatagrams;
 import org.jrdma.soft.net.Impairment;

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
+import org.jrdma.soft.engine.SoftHca;
+import org.jrdma.soft.memory.PdId;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryRegion;
@@ -15,6 +17,8 @@ import org.jrdma.verbs.VerbsException;
 /** A protection domain: MRs and QPs meet only inside the same one. */
 public final class SoftPd implements ProtectionDomain {
     private final SoftContext context;
+    /** What the memory and transport code compares: this PD's identity, nothing else. */
+    private final PdId id = new PdId();
     private final Set<Object> members = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private volatile boolean closed;
 
@@ -25,6 +29,11 @@ public final class SoftPd implements ProtectionDomain {
     @Override
     public Context context() {
         return context;
+    }
+
+    /** The identity regions, windows and QPs of this PD carry. */
+    public PdId id() {
+        return id;
     }
 
     SoftHca hca() {
@@ -45,7 +54,7 @@ public final class SoftPd implements ProtectionDomain {
     @Override
     public QueuePair createQp(QpInitAttr initAttr) {
         checkOpen("create_qp");
-        SoftQp qp = hca().createQp(this, initAttr);
+        SoftQp qp = hca().createQp(initAttr.qpType(), qpn -> new SoftQp(this, hca(), qpn, initAttr));
         members.add(qp);
         return qp;
     }

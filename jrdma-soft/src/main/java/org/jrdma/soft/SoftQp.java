@@ -4,8 +4,10 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import org.jrdma.soft.engine.EngineQp;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.soft.net.UdpDatagrams;
-import org.jrdma.soft.stage.TransportQp;
+import org.jrdma.soft.transport.TransportQp;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
@@ -27,7 +29,7 @@ import org.jrdma.verbs.spi.QpTransitions;
  * state is a {@link TransportQp} that the device engine drives. Both sides synchronize on
  * this object, so a call never observes the engine half-way through a packet.
  */
-public final class SoftQp implements QueuePair, QpTable.Entry {
+public final class SoftQp implements QueuePair, EngineQp {
     private static final System.Logger LOG = System.getLogger(SoftQp.class.getName());
     private final SoftPd pd;
     private final SoftHca hca;
@@ -71,7 +73,7 @@ public final class SoftQp implements QueuePair, QpTable.Entry {
         }
         this.srq = srq;
         SoftContext context = pd.softContext();
-        this.transport = new TransportQp(qpn, init.qpType(), pd, hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
+        this.transport = new TransportQp(qpn, init.qpType(), pd.id(), hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
                 cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters(),
                 hca.activeMtu().bytes(), srq, type -> context.postAsync(type, this, null, null, 0), this);
         if (srq != null) {
@@ -87,7 +89,8 @@ public final class SoftQp implements QueuePair, QpTable.Entry {
         }
     }
 
-    TransportQp transport() {
+    @Override
+    public TransportQp transport() {
         return transport;
     }
 
@@ -292,7 +295,7 @@ public final class SoftQp implements QueuePair, QpTable.Entry {
         int rkey;
         synchronized (this) {
             checkOpen("bind_mw");
-            rkey = transport.postBind(wrId, soft, bind, signaled);
+            rkey = transport.postBind(wrId, soft.window(), bind, signaled);
         }
         hca.wake();
         hca.progressFromApp();
@@ -326,7 +329,7 @@ public final class SoftQp implements QueuePair, QpTable.Entry {
     }
 
     /** Adapts a {@link SoftCq} to the transport's completion sink. */
-    private record CqSink(SoftCq cq) implements org.jrdma.soft.stage.CompletionSink {
+    private record CqSink(SoftCq cq) implements org.jrdma.soft.transport.CompletionSink {
         @Override
         public org.jrdma.verbs.WorkCompletion claim() {
             return cq.claim();

@@ -1,8 +1,8 @@
 package org.jrdma.soft;
 
-import org.jrdma.soft.stage.ReceiveSource;
-import org.jrdma.soft.stage.RecvQueue;
-import org.jrdma.soft.stage.RecvWqe;
+import org.jrdma.soft.transport.ReceiveSource;
+import org.jrdma.soft.transport.RecvQueue;
+import org.jrdma.soft.transport.RecvWqe;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.RecvWorkRequest;
@@ -43,7 +43,7 @@ public final class SoftSrq implements SharedReceiveQueue, ReceiveSource {
                 throw new VerbsException(Errno.EINVAL, "post_srq_recv: the SRQ was destroyed");
             }
         }
-        queue.post(wr, pd.hca().memory(), pd, "post_srq_recv");
+        queue.post(wr, pd.hca().memory(), pd.id(), "post_srq_recv");
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.jrdma.soft;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.WcStatus;

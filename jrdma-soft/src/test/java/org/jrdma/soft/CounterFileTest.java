@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.jrdma.soft.engine.CounterFile;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;

@@ -3,7 +3,8 @@ package org.jrdma.soft;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
-import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.engine.SourceCheck;
+import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.Sge;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.soft.wire.Bth;
 import org.jrdma.soft.wire.Icrc;
 import org.jrdma.soft.wire.OpcodeTable;

@@ -3,6 +3,7 @@ package org.jrdma.soft;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.VerbsException;
 
@@ -44,5 +45,10 @@ public final class FreshDevices {
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The engine side of a soft context, for tests outside this package that step it by hand. */
+    public static SoftHca hca(org.jrdma.verbs.Context ctx) {
+        return ((SoftContext) ctx).hca();
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.jrdma.soft.engine.CounterFile;
 import org.jrdma.testkit.CapturedLog;
 import org.jrdma.testkit.SmallTmpfs;
 import org.jrdma.verbs.Context;

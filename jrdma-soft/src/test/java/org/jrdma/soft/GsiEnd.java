@@ -2,6 +2,7 @@ package org.jrdma.soft;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AddressHandle;
 import org.jrdma.verbs.AhAttr;

@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.soft.wire.Bth;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.soft.wire.OpcodeTable;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.jrdma.soft.engine.SoftHca;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.soft.net.Impairment;
-import org.jrdma.testkit.Loopback;
 import org.jrdma.testkit.Loopback.Endpoint;
+import org.jrdma.testkit.Loopback;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.RecvWorkRequest;

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import org.jrdma.soft.stage.QpCounter;
+import org.jrdma.soft.engine.BackoffIdle;
+import org.jrdma.soft.engine.ParkIdle;
+import org.jrdma.soft.engine.SpinIdle;
+import org.jrdma.soft.engine.ThreadingMode;
+import org.jrdma.soft.engine.YieldIdle;
+import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads the records of a classic little-endian pcap (LINKTYPE_RAW) for tests. */
-final class PcapReader {
+public final class PcapReader {
     private PcapReader() {
     }
 
     /** Each record's bytes (an IPv4 packet), as a big-endian buffer. */
-    static List<ByteBuffer> records(Path file) throws IOException {
+    public static List<ByteBuffer> records(Path file) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         if (b.getInt(0) != 0xa1b2c3d4 || b.getInt(20) != 101) {
             throw new IOException("not a LINKTYPE_RAW pcap");

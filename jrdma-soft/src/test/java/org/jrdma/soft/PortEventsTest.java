@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.verbs.AsyncEvent;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.Mtu;

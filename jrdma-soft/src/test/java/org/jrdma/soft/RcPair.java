@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionChannel;

@@ -1,11 +1,13 @@
 package org.jrdma.soft;
 
 import java.lang.foreign.Arena;
-import org.jrdma.soft.mem.MemoryTable;
+import org.jrdma.soft.engine.ThreadingMode;
+import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.PdId;
 import org.jrdma.verbs.Context;
 
 /**
- * Registered memory for the stage tests (org.jrdma.soft.stage), which build a requester,
+ * Registered memory for the stage tests (org.jrdma.soft.transport), which build a requester,
  * responder or completer alone: a soft device on its own 127.77.x.y address, opened only for
  * its protection domain and memory table. Nothing runs its engine (INVOKER, never stepped), so
  * the stages under test are the only code that touches the memory.
@@ -21,8 +23,8 @@ public final class StageMemory implements AutoCloseable {
     }
 
     /** The protection domain that QPs built by the test must hold. */
-    public Object pd() {
-        return pd;
+    public PdId pd() {
+        return pd.id();
     }
 
     /** The device's memory table (lkeys and rkeys of {@link #region}). */

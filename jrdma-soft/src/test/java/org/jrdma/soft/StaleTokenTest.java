@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.PrimitiveIterator;
 import java.util.stream.IntStream;
-import org.jrdma.soft.mem.MemoryTable;
-import org.jrdma.soft.mem.Quarantine;
+import org.jrdma.soft.memory.MemoryTable;
+import org.jrdma.soft.memory.PdId;
+import org.jrdma.soft.memory.Quarantine;
+import org.jrdma.soft.memory.Region;
+import org.jrdma.soft.memory.Window;
 import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
@@ -49,7 +52,7 @@ class StaleTokenTest {
             assertThat(again.rkey()).as("the rkey of the same buffer registered again").isNotEqualTo(stale);
             byte[] before = p.bufB.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
             p.fill(p.bufA, 4);
-            long accessErrors = p.hca().count(org.jrdma.soft.stage.QpCounter.REMOTE_ACCESS_ERRORS);
+            long accessErrors = p.hca().count(org.jrdma.soft.transport.QpCounter.REMOTE_ACCESS_ERRORS);
 
             p.a.postSend(new SendWorkRequest().wrId(2).opcode(op).flags(SendFlags.SIGNALED)
                     .sg(Sge.of(p.mrA, 0, 64)).rdma(again.addr(), stale));
@@ -57,7 +60,7 @@ class StaleTokenTest {
             assertThat(wc.status).as("%s with the stale rkey", op).isEqualTo(WcStatus.REM_ACCESS_ERR);
             assertThat(p.bufB.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)).as("the re-registered buffer")
                     .isEqualTo(before);
-            assertThat(p.hca().count(org.jrdma.soft.stage.QpCounter.REMOTE_ACCESS_ERRORS)).isGreaterThan(accessErrors);
+            assertThat(p.hca().count(org.jrdma.soft.transport.QpCounter.REMOTE_ACCESS_ERRORS)).isGreaterThan(accessErrors);
             RcPair.await(() -> p.b.query().qpState() == QpState.ERR, DEADLINE, "the responder in ERR");
         }
     }
@@ -88,17 +91,16 @@ class StaleTokenTest {
             // The source draws K again right after it was retired, then R again while R is live.
             PrimitiveIterator.OfInt script = IntStream.of(k, l, k, r, l, l2, r, k, r2).iterator();
             MemoryTable table = new MemoryTable(script::nextInt, 16);
-            SoftMw window = (SoftMw) p.pd.allocMw(MwType.TYPE_1);
+            Window window = ((SoftMw) p.pd.allocMw(MwType.TYPE_1)).window();
             assertThat(table.addWindow(window)).isEqualTo(k);
             table.removeWindow(window, k);
-            MemoryTable.KeyPair first = new MemoryTable.KeyPair();
-            table.add((SoftMr) p.mrA, first);
-            assertThat(first.lkey).isEqualTo(l);
-            assertThat(first.rkey).as("K was retired").isEqualTo(r);
-            MemoryTable.KeyPair second = new MemoryTable.KeyPair();
-            table.add((SoftMr) p.mrB, second);
-            assertThat(second.lkey).as("L is live").isEqualTo(l2);
-            assertThat(second.rkey).as("R is live, K retired").isEqualTo(r2);
+            PdId pd = ((SoftPd) p.pd).id();
+            Region first = table.register(pd, p.mrA.segment(), p.mrA.access());
+            assertThat(first.lkey()).isEqualTo(l);
+            assertThat(first.rkey()).as("K was retired").isEqualTo(r);
+            Region second = table.register(pd, p.mrB.segment(), p.mrB.access());
+            assertThat(second.lkey()).as("L is live").isEqualTo(l2);
+            assertThat(second.rkey()).as("R is live, K retired").isEqualTo(r2);
             assertThat(script.hasNext()).isFalse();
         }
     }

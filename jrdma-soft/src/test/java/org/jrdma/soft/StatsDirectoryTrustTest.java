@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import org.jrdma.soft.engine.CounterFile;
 import org.jrdma.testkit.CapturedLog;
 import org.jrdma.testkit.Host;
 import org.junit.jupiter.api.Test;

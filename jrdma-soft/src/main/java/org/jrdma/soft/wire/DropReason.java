@@ -44,7 +44,7 @@ public enum DropReason {
     WRONG_DESTINATION("wrong destination"),
     /**
      * RC/UC packet from the connected peer's address but not from the UDP source port strict
-     * source checking pinned for the QP (SEC-12; see org.jrdma.soft.SourceCheck).
+     * source checking pinned for the QP (SEC-12; see org.jrdma.soft.engine.SourceCheck).
      */
     WRONG_SOURCE_PORT("wrong source port");
 

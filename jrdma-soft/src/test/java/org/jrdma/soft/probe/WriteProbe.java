@@ -6,7 +6,7 @@ import org.jrdma.soft.FreshDevices;
 import org.jrdma.soft.SoftContext;
 import org.jrdma.soft.SoftDevice;
 import org.jrdma.soft.SoftOptions;
-import org.jrdma.soft.ThreadingMode;
+import org.jrdma.soft.engine.ThreadingMode;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;
@@ -58,8 +58,8 @@ public final class WriteProbe {
             for (int i = 0; i < wc.length; i++) {
                 wc[i] = new WorkCompletion();
             }
-            var ha = ((SoftContext) a).hca();
-            var hb = ((SoftContext) b).hca();
+            var ha = FreshDevices.hca(a);
+            var hb = FreshDevices.hca(b);
             int window = 16;
             for (int round = 0; round < 2; round++) {
                 long outstanding = 0;

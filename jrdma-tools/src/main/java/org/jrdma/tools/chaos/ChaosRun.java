@@ -9,7 +9,6 @@ import java.util.Map;
 import org.jrdma.soft.SoftContext;
 import org.jrdma.soft.SoftDevice;
 import org.jrdma.soft.SoftDeviceSpec;
-import org.jrdma.soft.SoftHca;
 import org.jrdma.soft.SoftOptions;
 import org.jrdma.soft.net.Impairment;
 import org.jrdma.verbs.AccessFlags;
@@ -128,15 +127,15 @@ final class ChaosRun implements AutoCloseable {
                 .timeout(config.timeout()).retryCnt(config.retryCnt()).maxRdAtomic(8).toRts(qp);
     }
 
-    private SoftHca hca(Context ctx) {
-        return ((SoftContext) ctx).hca();
+    private SoftContext soft(Context ctx) {
+        return (SoftContext) ctx;
     }
 
     CellResult run() {
         start = System.nanoTime();
         if (cell.partition() == ChaosCell.Partition.NO_HEAL) {
             partitionStart = System.nanoTime();
-            hca(ctxA).setPortActive(false);
+            soft(ctxA).setPortActive(false);
         }
         boolean ok = sends() && writes() && reads() && atomics();
         long nanos = System.nanoTime() - start;
@@ -147,8 +146,8 @@ final class ChaosRun implements AutoCloseable {
     }
 
     private Map<String, Long> counters() {
-        Map<String, Long> sum = new LinkedHashMap<>(hca(ctxA).countersSnapshot());
-        hca(ctxB).countersSnapshot().forEach((k, v) -> sum.merge(k, v, Long::sum));
+        Map<String, Long> sum = new LinkedHashMap<>(soft(ctxA).counters());
+        soft(ctxB).counters().forEach((k, v) -> sum.merge(k, v, Long::sum));
         return sum;
     }
 
@@ -329,17 +328,17 @@ final class ChaosRun implements AutoCloseable {
     /** HEAL: halfway through the WRITEs, A's port goes down. */
     private void maybePartition(long i, int n) {
         if (cell.partition() == ChaosCell.Partition.HEAL && i == n / 2 && timeoutsAtCut < 0) {
-            timeoutsAtCut = hca(ctxA).countersSnapshot().get("retry_timeouts");
+            timeoutsAtCut = soft(ctxA).counters().get("retry_timeouts");
             partitionStart = System.nanoTime();
-            hca(ctxA).setPortActive(false);
+            soft(ctxA).setPortActive(false);
         }
     }
 
     /** …and comes back after two retransmit timeouts: well within retry_cnt 7. */
     private void healIfDue() {
-        if (timeoutsAtCut >= 0 && !hca(ctxA).portActive()
-                && hca(ctxA).countersSnapshot().get("retry_timeouts") >= timeoutsAtCut + 2) {
-            hca(ctxA).setPortActive(true);
+        if (timeoutsAtCut >= 0 && !soft(ctxA).portActive()
+                && soft(ctxA).counters().get("retry_timeouts") >= timeoutsAtCut + 2) {
+            soft(ctxA).setPortActive(true);
         }
     }
 

@@ -171,7 +171,7 @@ public final class Demo {
 
         boolean seen = server.context() instanceof SoftContext;
         long firstPacket = seen ? firstRdmaPacketNanos(server) : goNanos;
-        Map<String, Long> counters = server.context() instanceof SoftContext sc ? sc.hca().countersSnapshot() : Map.of();
+        Map<String, Long> counters = server.context() instanceof SoftContext sc ? sc.counters() : Map.of();
         return new DemoResult(device.name(), config, phases, server.local, server.remote, client.local, client.remote,
                 data, server.closedNanos, client.closedNanos, firstPacket, seen, counters);
     }
@@ -209,7 +209,7 @@ public final class Demo {
 
     /** When the soft device sent its first RDMA packet (0: none yet). */
     private static long firstRdmaPacketNanos(RcEndpoint e) {
-        return ((SoftContext) e.context()).hca().firstTxNanos();
+        return ((SoftContext) e.context()).firstTxNanos();
     }
 
     private static String infoLines(RcEndpoint server, RcEndpoint client) {

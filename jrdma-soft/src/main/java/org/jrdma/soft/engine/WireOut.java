@@ -1,0 +1,231 @@
+package org.jrdma.soft.engine;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.jrdma.soft.net.Datagrams;
+import org.jrdma.soft.net.RoceEndpoint;
+import org.jrdma.soft.net.UdpDatagrams;
+import org.jrdma.soft.transport.Counters;
+import org.jrdma.soft.memory.Gather;
+import org.jrdma.soft.transport.PacketOut;
+import org.jrdma.soft.transport.QpCounter;
+import org.jrdma.soft.transport.TransportQp;
+import org.jrdma.soft.transport.UdDestination;
+import org.jrdma.soft.wire.Aeth;
+import org.jrdma.soft.wire.AtomicAckEth;
+import org.jrdma.soft.wire.AtomicEth;
+import org.jrdma.soft.wire.Bth;
+import org.jrdma.soft.wire.Deth;
+import org.jrdma.soft.wire.ExtHeader;
+import org.jrdma.soft.wire.Icrc;
+import org.jrdma.soft.wire.Ieth;
+import org.jrdma.soft.wire.ImmDt;
+import org.jrdma.soft.wire.Opcode;
+import org.jrdma.soft.wire.OpcodeTable;
+import org.jrdma.soft.wire.Pad;
+import org.jrdma.soft.wire.Reth;
+
+/**
+ * Builds RoCEv2 packets in one reused direct buffer and sends them. The opcode's row in the
+ * opcode table says which extension headers follow the BTH and where; the payload and its pad
+ * follow them. The ICRC is computed for the IP header the kernel will write — the port's
+ * endpoint knows which ({@link RoceEndpoint}: IPv4 with ID 0 and DF, see {@link UdpDatagrams},
+ * or IPv6) — the two addresses, UDP 4791 → 4791 and the lengths. It sends through the port and
+ * counts on the device counters; it does not know the device.
+ */
+final class WireOut implements PacketOut {
+    private static final int MAX_PACKET = 8192;
+    private static final int READ_REQUEST = 0x0C;
+    private static final int ACKNOWLEDGE = 0x11;
+    private static final int ATOMIC_ACKNOWLEDGE = 0x12;
+
+    private final SoftPort port;
+    private final RoceEndpoint local;
+    private final Datagrams datagrams;
+    private final Counters<QpCounter> counters;
+    private final ByteBuffer tx = ByteBuffer.allocateDirect(MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
+    private final MemorySegment txData = MemorySegment.ofBuffer(tx);
+    private final Bth bth = new Bth();
+    private final Reth reth = new Reth();
+    private final ImmDt immDt = new ImmDt();
+    private final Aeth aeth = new Aeth();
+    private final AtomicEth atomicEth = new AtomicEth();
+    private final AtomicAckEth atomicAckEth = new AtomicAckEth();
+    private final Deth deth = new Deth();
+    private final Ieth ieth = new Ieth();
+    private final Icrc icrc = new Icrc();
+
+    WireOut(SoftPort port, Counters<QpCounter> counters) {
+        this.port = port;
+        this.local = port.endpoint();
+        this.datagrams = port.datagrams();
+        this.counters = counters;
+    }
+
+    /** Writes the BTH and returns the opcode's row; the caller fills the extension headers. */
+    private Opcode begin(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
+        return begin(qp.destQpn(), opcode, psn, ackReq, solicited, payload);
+    }
+
+    private Opcode begin(int destQpn, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
+        bth.wrap(tx, 0).clear().opcode(opcode).se(solicited).padCount(Pad.count(payload)).pkey(Bth.DEFAULT_PKEY)
+                .destQp(destQpn).ackReq(ackReq).psn(psn);
+        return OpcodeTable.get(opcode);
+    }
+
+    @Override
+    public void sendUd(TransportQp qp, UdDestination dest, int destQpn, int qkey, int opcode, int psn, boolean solicited,
+            int immData, Gather gather, int length) {
+        Opcode op = begin(destQpn, opcode, psn, false, solicited, length);
+        deth.wrap(tx, op.dethOffset()).qkey(qkey).srcQp(qp.qpn);
+        if (op.has(ExtHeader.IMM_DT)) {
+            immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+        }
+        int pos = op.headerLength();
+        if (length > 0) {
+            gather.copyOut(0, txData, pos, length);
+        }
+        transmit(qp, dest.endpoint(), pad(pos + length, length));
+    }
+
+    @Override
+    public void sendData(TransportQp qp, int opcode, int psn, boolean ackReq, boolean solicited, long va, int rkey,
+            int dmaLength, int immData, Gather gather, long offset, int length) {
+        Opcode op = begin(qp, opcode, psn, ackReq, solicited, length);
+        if (op.has(ExtHeader.RETH)) {
+            reth.wrap(tx, op.rethOffset()).va(va).rkey(rkey).dmaLength(dmaLength);
+        }
+        if (op.has(ExtHeader.IMM_DT)) {
+            immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+        }
+        if (op.has(ExtHeader.IETH)) {
+            ieth.wrap(tx, op.iethOffset()).rkey(immData);
+        }
+        int pos = op.headerLength();
+        if (length > 0) {
+            gather.copyOut(offset, txData, pos, length);
+        }
+        transmit(qp, pad(pos + length, length));
+    }
+
+    @Override
+    public void sendReadRequest(TransportQp qp, int psn, long va, int rkey, int length) {
+        Opcode op = begin(qp, READ_REQUEST, psn, true, false, 0);
+        reth.wrap(tx, op.rethOffset()).va(va).rkey(rkey).dmaLength(length);
+        transmit(qp, op.headerLength());
+    }
+
+    @Override
+    public void sendAtomic(TransportQp qp, int opcode, int psn, long va, int rkey, long swapAdd, long compare) {
+        Opcode op = begin(qp, opcode, psn, true, false, 0);
+        atomicEth.wrap(tx, op.atomicEthOffset()).va(va).rkey(rkey).swapAdd(swapAdd).compare(compare);
+        transmit(qp, op.headerLength());
+    }
+
+    @Override
+    public void sendReadResponse(TransportQp qp, int opcode, int psn, int msn, MemorySegment src, long srcOffset,
+            int length) {
+        Opcode op = begin(qp, opcode, psn, false, false, length);
+        if (op.has(ExtHeader.AETH)) {
+            aeth.wrap(tx, op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
+        }
+        int pos = op.headerLength();
+        if (length > 0) {
+            MemorySegment.copy(src, srcOffset, txData, pos, length);
+        }
+        transmit(qp, pad(pos + length, length));
+    }
+
+    @Override
+    public void sendAtomicAck(TransportQp qp, int psn, int msn, long original) {
+        Opcode op = begin(qp, ATOMIC_ACKNOWLEDGE, psn, false, false, 0);
+        aeth.wrap(tx, op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
+        atomicAckEth.wrap(tx, op.atomicAckEthOffset()).originalValue(original);
+        transmit(qp, op.headerLength());
+    }
+
+    @Override
+    public void sendAck(TransportQp qp, int syndrome, int psn, int msn) {
+        Opcode op = begin(qp, ACKNOWLEDGE, psn, false, false, 0);
+        aeth.wrap(tx, op.aethOffset()).syndrome(syndrome).msn(msn);
+        transmit(qp, op.headerLength());
+    }
+
+    /** Zeroes the pad bytes after a payload ending at {@code end}; returns the new end. */
+    private int pad(int end, int payload) {
+        int pad = Pad.count(payload);
+        for (int i = 0; i < pad; i++) {
+            tx.put(end + i, (byte) 0);
+        }
+        return end + pad;
+    }
+
+    /**
+     * Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the
+     * QP's connected peer, which its transport state keeps as an int and 16 bytes: the port's
+     * endpoint reads the form of its family.
+     */
+    private void transmit(TransportQp qp, int headersAndPayload) {
+        int length = headersAndPayload + Icrc.LENGTH;
+        int toIpv4 = qp.peerIpv4();
+        byte[] toIpv6 = qp.peerIpv6();
+        try {
+            if (!local.writeIcrc(icrc, toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, 0, length)) {
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp checks the family
+                return;
+            }
+            if (leaves(length)) {
+                port.captureSent(toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
+                send(qp, qp.peer(), length);
+            }
+        } finally {
+            tx.clear();
+        }
+    }
+
+    /** As above, to a UD destination. */
+    private void transmit(TransportQp qp, RoceEndpoint to, int headersAndPayload) {
+        int length = headersAndPayload + Icrc.LENGTH;
+        try {
+            if (!local.writeIcrc(icrc, to, tx, 0, length)) {
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: create_ah checks the family
+                return;
+            }
+            if (leaves(length)) {
+                port.captureSent(to, tx, length);
+                send(qp, to.socketAddress(), length);
+            }
+        } finally {
+            tx.clear();
+        }
+    }
+
+    /** Readies the {@code length} bytes for the socket; false when the port is down (the cable is out: the packet is lost). */
+    private boolean leaves(int length) {
+        tx.limit(length).position(0);
+        if (!port.isActive()) {
+            counters.increment(QpCounter.PORT_DOWN_DROPS);
+            return false;
+        }
+        port.noteTx(); // before the send: "the first packet leaves" no earlier than this
+        return true;
+    }
+
+    private void send(TransportQp qp, java.net.InetSocketAddress to, int length) {
+        try {
+            if (datagrams.send(tx, to)) {
+                qp.counters.increment(QpCounter.SENT_PACKETS);
+                qp.counters.add(QpCounter.SENT_BYTES, length);
+                counters.increment(QpCounter.SENT_PACKETS);
+                counters.add(QpCounter.SENT_BYTES, length);
+            } else {
+                counters.increment(QpCounter.TX_QUEUE_FULL);
+            }
+        } catch (IOException e) {
+            // A send that fails is a lost packet: the transport's retransmission recovers it.
+            counters.increment(QpCounter.TX_ERRORS);
+        }
+    }
+}
