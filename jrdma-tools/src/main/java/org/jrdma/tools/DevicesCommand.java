@@ -28,6 +28,6 @@ public final class DevicesCommand implements Callable<Integer> {
             out.printf("    %-16s\t%016x\t%s: %s%n", d.name(), d.guid(), d.provider(), d.description());
         }
         ProviderNotes.print(choice, out, spec);
-        return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
+        return ExitCodes.of(!devices.isEmpty()); // no device listed: a failure (README: exit 1)
     }
 }

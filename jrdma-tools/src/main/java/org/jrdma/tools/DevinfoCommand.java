@@ -51,7 +51,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         if (device == null) {
             ProviderNotes.print(choice, out, spec);
         }
-        return devices.isEmpty() ? Main.EXIT_FAILURE : Main.EXIT_OK;
+        return ExitCodes.of(!devices.isEmpty());
     }
 
     private void print(PrintWriter out, Device d, Context ctx) {
@@ -82,7 +82,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             out.printf("\tlocal_ca_ack_delay:\t\t%d%n", a.localCaAckDelay());
         }
         if (ibPort != null && (ibPort < 1 || ibPort > a.physPortCnt())) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
+            throw ExitCodes.usage(spec,
                     "port " + ibPort + " does not exist on " + d.name() + " (ports 1.." + a.physPortCnt() + ")");
         }
         for (int port = 1; port <= a.physPortCnt(); port++) {

@@ -21,14 +21,14 @@ class DemoGidIndexTest {
         assertThat(ok.code()).as(ok.toString()).isZero();
         assertThat(ok.out()).contains("10 messages verified byte for byte");
         ToolRun one = ToolRun.of("demo", "-d", own.name(), "-g", "1", "-n", "5");
-        assertThat(one.code()).as(one.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(one.code()).as(one.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(one.err()).contains("query_gid: index 1 outside the GID table");
     }
 
     @Test
     void aNegativeIndexIsAUsageError() {
         ToolRun bad = ToolRun.of("demo", "-d", own.name(), "-g", "-1");
-        assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("--gid-idx must be 0 or more, not -1");
     }
 }

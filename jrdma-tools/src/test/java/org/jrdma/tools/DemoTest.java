@@ -113,12 +113,12 @@ class DemoTest {
         StringWriter err = new StringWriter();
         int code = Main.run(new String[] {"demo", "--bootstrap", "carrier-pigeon"}, new PrintWriter(new StringWriter()),
                 new PrintWriter(err, true));
-        assertThat(code).isEqualTo(Main.EXIT_USAGE);
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("--bootstrap must be tcp, file, static or cm");
 
         err = new StringWriter();
         code = Main.run(new String[] {"demo", "-m", "1000"}, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
-        assertThat(code).isEqualTo(Main.EXIT_USAGE); // a usage error like the others (it was exit 1, "malformed mtu")
+        assertThat(code).isEqualTo(ExitCodes.USAGE); // a usage error like the others (it was exit 1, "malformed mtu")
         assertThat(err.toString()).contains("--mtu 1000 is not a path MTU: must be 256, 512, 1024, 2048 or 4096");
     }
 
@@ -126,7 +126,7 @@ class DemoTest {
     void anUnknownDeviceIsNamedInTheError() {
         StringWriter err = new StringWriter();
         int code = Main.run(new String[] {"demo", "-d", "mlx5_9"}, new PrintWriter(new StringWriter()), new PrintWriter(err, true));
-        assertThat(code).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(code).isEqualTo(ExitCodes.FAILURE);
         assertThat(err.toString()).contains("no RDMA device named 'mlx5_9'").contains(device);
     }
 }

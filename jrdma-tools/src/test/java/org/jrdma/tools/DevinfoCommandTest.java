@@ -53,7 +53,7 @@ class DevinfoCommandTest {
     void portOneIsTheOnlyPortAndAnotherIsRefused() {
         assertThat(ToolRun.of("devinfo", "-d", device, "-i", "1").out()).contains("\t\tport:\t1");
         ToolRun bad = ToolRun.of("devinfo", "-d", device, "-i", "2");
-        assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("port 2 does not exist on " + device);
     }
 

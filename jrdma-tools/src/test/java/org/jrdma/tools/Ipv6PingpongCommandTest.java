@@ -67,7 +67,7 @@ class Ipv6PingpongCommandTest {
             args.add("-R");
         }
         ToolRun r = ToolRun.of(args);
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).as(r.toString()).startsWith("jrdma perf: [::1]:" + port + (rdmaCm ? " rejected" : " refused"))
                 .contains("error: " + (rdmaCm ? "no rdma_cm server listens on [::1]:" : "connect to [::1]:") + port + ": ")
                 .doesNotContain("0:0:0:0");

@@ -64,7 +64,7 @@ class PingpongCommandTest {
     @Test
     void aClientRefusesPortZeroAsAUsageError() {
         ToolRun r = ToolRun.of("pingpong", "-p", "0", "127.0.0.1");
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--port 0 is for a server (it takes a free port and prints it); a client needs the server's port");
     }
 
@@ -73,7 +73,7 @@ class PingpongCommandTest {
         for (List<String> args : List.of(List.of("pingpong", "-d", device, "127.0.0.1:18515"),
                 List.of("perf", "send_bw", "-d", device, "127.0.0.1:18515"))) {
             ToolRun r = ToolRun.of(args);
-            assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
             assertThat(r.err()).as(r.toString()).contains(
                     "error: host: \"127.0.0.1:18515\" carries a port: give the host alone and the port apart (the tools' -p 18515 127.0.0.1)");
         }
@@ -83,7 +83,7 @@ class PingpongCommandTest {
     void aClientWhoseServerIsNotThereSaysOnceThatItRetriesAndUntilWhenThenHowLongItTried() throws Exception {
         int port = FreeLoopback.tcpPort(); // nobody listens there
         ToolRun r = ToolRun.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "1500", "127.0.0.1");
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         String notice = "jrdma pingpong: 127.0.0.1:" + port + " refused the connection: no server listens there yet; trying again until ";
         assertThat(r.err().split(java.util.regex.Pattern.quote(notice), -1)).as(r.toString()).hasSize(2); // said exactly once
         assertThat(r.err()).containsPattern("trying again until \\d\\d:\\d\\d:\\d\\d \\(1\\.5 s\\)\n")
@@ -97,13 +97,13 @@ class PingpongCommandTest {
         try (java.net.ServerSocket holder = new java.net.ServerSocket(0)) {
             int port = holder.getLocalPort();
             ToolRun r = ToolRun.of("pingpong", "-d", device, "-p", String.valueOf(port));
-            assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
             assertThat(r.err()).contains("error: listen on TCP port " + port
                     + " (another program listens there: choose another -p): Address already in use");
         }
         int port = FreeLoopback.tcpPort();
         ToolRun r = ToolRun.of("pingpong", "-d", device, "-p", String.valueOf(port), "--timeout-ms", "300");
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).contains("error: accept: deadline of 300 ms passed waiting for a peer on TCP port " + port
                 + " (every local address)");
     }
@@ -116,7 +116,7 @@ class PingpongCommandTest {
         List<String> client = List.of("pingpong", "-d", device, "-p", String.valueOf(port), "-s", "1000", "-n", "3", "--timeout-ms", "1500",
                 "127.0.0.1");
         ToolRun s = ToolRun.serverAndClient(server, client, 60)[0];
-        assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(s.code()).as(s.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(s.err()).contains("server: received 1000 bytes, expected 4096: does the peer run with -s 1000? Both sides need the same -s");
     }
 
@@ -129,7 +129,7 @@ class PingpongCommandTest {
                 List.of("pingpong", "-r", "0"),
                 List.of("pingpong", "-l", "16"))) {
             ToolRun r = ToolRun.of(args);
-            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
         }
         // Found in issue 12's pass: these were exit 1 with internal names ("malformed mtu", "ioTimeout … PT0S").
         assertThat(ToolRun.of("pingpong", "-m", "1000").err())
@@ -138,7 +138,7 @@ class PingpongCommandTest {
         for (List<String> args : List.of(List.of("pingpong", "-m", "1000"), List.of("pingpong", "--timeout-ms", "-1"),
                 List.of("demo", "-m", "8192"), List.of("demo", "--timeout-ms", "0"))) {
             ToolRun r = ToolRun.of(args);
-            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(ExitCodes.USAGE);
         }
     }
 }

@@ -22,7 +22,7 @@ class PingpongGidIndexTest {
         List<String> common = List.of("pingpong", "-d", own.name(), "-p", port, "-g", "1", "-n", "5", "--timeout-ms", "20000");
         ToolRun server = ToolRun.serverAndClient(common,
                 java.util.stream.Stream.concat(common.stream(), java.util.stream.Stream.of("127.0.0.1")).toList(), 60)[0];
-        assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(server.code()).as(server.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(server.err()).contains("query_gid: index 1 outside the GID table").doesNotContain("soft devices have one GID");
     }
 
@@ -35,7 +35,7 @@ class PingpongGidIndexTest {
         assertThat(r[0].code()).as(r[0].toString()).isZero();
         assertThat(r[1].code()).as(r[1].toString()).isZero();
         ToolRun bad = ToolRun.of("pingpong", "-d", own.name(), "-g", "-1", "127.0.0.1");
-        assertThat(bad.code()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(bad.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("--gid-idx must be 0 or more, not -1");
     }
 }

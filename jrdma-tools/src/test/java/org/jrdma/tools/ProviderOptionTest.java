@@ -75,11 +75,11 @@ class ProviderOptionTest {
             List<String> args = new ArrayList<>(tool);
             args.addAll(List.of("--provider", "native"));
             ToolRun r = ToolRun.of(args);
-            assertThat(r.code()).as(args + "\n" + r).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(r.code()).as(args + "\n" + r).isEqualTo(ExitCodes.FAILURE);
             assertThat(r.err()).as(args + "\n" + r).contains(WHY_NOT);
         }
         ToolRun chaos = ToolRun.of("chaos", "--provider", "native");
-        assertThat(chaos.code()).as(chaos.toString()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(chaos.code()).as(chaos.toString()).isEqualTo(ExitCodes.USAGE);
         assertThat(chaos.err()).contains("jrdma.provider=native: chaos impairs the packets of two soft devices");
         assertThat(System.getProperty(ProviderChoice.PROPERTY)).as("--provider is for its run only").isNull();
     }
@@ -112,7 +112,7 @@ class ProviderOptionTest {
     @Test
     void anUnknownProviderIsAUsageErrorNamingTheThree() {
         ToolRun r = ToolRun.of("devices", "--provider", "rxe");
-        assertThat(r.code()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("jrdma devices: Invalid value for option '--provider': unknown provider 'rxe'; use auto, soft or native");
     }
 

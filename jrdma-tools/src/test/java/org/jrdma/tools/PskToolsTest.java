@@ -71,7 +71,7 @@ class PskToolsTest {
     void pingpongWithADifferentKeyFailsOnBothSides() throws Exception {
         ToolRun[] r = pingpong(key("a", 1, "rw-------"), key("b", 2, "rw-------"), "-n", "5");
         for (ToolRun side : r) {
-            assertThat(side.code()).as(side.err()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(side.code()).as(side.err()).isEqualTo(ExitCodes.FAILURE);
             assertThat(side.err()).contains("different pre-shared key");
         }
     }
@@ -90,10 +90,10 @@ class PskToolsTest {
             ToolRun[] r = ToolRun.serverAndClient(server, client, 60);
             ToolRun plain = keyedServer ? r[1] : r[0];
             ToolRun keyed = keyedServer ? r[0] : r[1];
-            assertThat(plain.code()).as(plain.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(plain.code()).as(plain.toString()).isEqualTo(ExitCodes.FAILURE);
             assertThat(plain.err()).as(plain.toString()).contains("malformed protocol: the peer speaks jrdma-psk (it runs with"
                     + " --psk-file), this side the plain exchange: both must use the same mode");
-            assertThat(keyed.code()).as(keyed.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(keyed.code()).as(keyed.toString()).isEqualTo(ExitCodes.FAILURE);
         }
     }
 
@@ -105,7 +105,7 @@ class PskToolsTest {
                     List.of("pingpong", "-d", device, "--psk-file", k.toString(), "127.0.0.1"),
                     List.of("demo", "-d", device, "--psk-file", k.toString()))) {
                 ToolRun r = ToolRun.of(args);
-                assertThat(r.code()).as(r.err()).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(r.code()).as(r.err()).isEqualTo(ExitCodes.FAILURE);
                 assertThat(r.err()).contains("key file " + k, "chmod 600").doesNotContain(Files.readString(k).strip());
             }
         }
@@ -121,7 +121,7 @@ class PskToolsTest {
     @Test
     void pskIsForTheTcpBootstrapOnly() throws Exception {
         ToolRun r = ToolRun.of(List.of("demo", "-d", device, "--bootstrap", "file", "--psk-file", key("k", 5, "rw-------").toString()));
-        assertThat(r.code()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(r.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--psk-file");
     }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.verbs.ProviderChoice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -95,10 +95,10 @@ public final class ChaosCommand implements Callable<Integer> {
         }
         boolean all = results.stream().allMatch(CellResult::passed);
         out.println(all ? "every cell as expected" : "SOME CELLS FAILED");
-        return all ? Main.EXIT_OK : Main.EXIT_FAILURE;
+        return ExitCodes.of(all);
     }
 
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return ExitCodes.usage(spec, message);
     }
 }

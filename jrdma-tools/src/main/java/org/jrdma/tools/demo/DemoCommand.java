@@ -4,10 +4,11 @@ import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.tools.rc.RcEndpoint;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.options.PskOption;
+import org.jrdma.tools.options.TimeoutOption;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.VerbsException;
 import picocli.CommandLine;
@@ -43,25 +44,24 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--pcap", paramLabel = "FILE", description = "Record the run's RoCEv2 packets in a pcap file (read it with tshark or Wireshark).")
     java.nio.file.Path pcap;
 
-    @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for the exchange and for each completion (default: ${DEFAULT-VALUE}).")
-    long timeoutMs;
+    /** Both ends are in this process. */
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption(10_000);
 
-    @Option(names = "--psk-file", paramLabel = "FILE",
-            description = "Authenticate the TCP exchange with the pre-shared key in FILE (mode 600; README \"Authenticated exchange\"). Not rc_pingpong's wire format.")
-    java.nio.file.Path pskFile;
+    @CommandLine.Mixin
+    PskOption psk;
 
     @Override
     public Integer call() throws Exception {
         if (!bootstrap.equals("tcp") && !bootstrap.equals("file") && !bootstrap.equals("static") && !bootstrap.equals("cm")) {
             throw rc.usage("--bootstrap must be tcp, file, static or cm, not " + bootstrap);
         }
-        if (pskFile != null && !bootstrap.equals("tcp")) {
+        if (psk.given() && !bootstrap.equals("tcp")) {
             throw rc.usage("--psk-file authenticates the TCP exchange; it does not apply to --bootstrap " + bootstrap);
         }
         // Read (and its permissions checked) before anything is set up: a bad key file is a clear error at once.
-        org.jrdma.bootstrap.tcp.TcpSecurity security = pskFile == null ? org.jrdma.bootstrap.tcp.TcpSecurity.plain()
-                : org.jrdma.bootstrap.tcp.TcpSecurity.psk(org.jrdma.bootstrap.tcp.PreSharedKey.load(pskFile));
-        EndpointConfig config = rc.toConfig(bootstrap, port, Duration.ofMillis(timeoutMs));
+        org.jrdma.bootstrap.tcp.TcpSecurity security = psk.security();
+        EndpointConfig config = rc.toConfig(bootstrap, port, timeout.duration());
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
             out.printf("jrdma demo: %d × %d B by RDMA SEND/RECV, path MTU %d, %s bootstrap%n", rc.iters, rc.size, rc.mtu, bootstrap);
@@ -81,7 +81,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (!bootstrap.equals("cm") && !r.channelClosedBeforeFirstPacket() && r.firstRdmaPacketNanos() != 0) {
             throw new VerbsException(Errno.EPROTO, "an RDMA packet left before the out-of-band channel was closed");
         }
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private static void printPhase(PrintWriter out, Phase p) {

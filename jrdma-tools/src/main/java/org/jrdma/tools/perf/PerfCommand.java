@@ -5,7 +5,10 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.options.DeviceOption;
+import org.jrdma.tools.options.TimeoutOption;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpType;
 import picocli.CommandLine;
@@ -33,8 +36,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", paramLabel = "HOST", description = "The server to connect to (omit to be the server).")
     String host;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
-    String device;
+    @CommandLine.Mixin
+    DeviceOption device;
 
     @Option(names = {"-s", "--size"}, description = "Bytes per message (default: 65536 for bw, 2 for lat, 8 for atomics).")
     Integer size;
@@ -116,8 +119,9 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "-F", description = "Accepted and ignored (perftest: do not fail on CPU frequency warnings).")
     boolean ignoreCpuFreq;
 
-    @Option(names = "--timeout-ms", defaultValue = "60000", description = "Deadline of each TCP step (the server's accept too) and of each wait for a completion (default: ${DEFAULT-VALUE}).")
-    long timeoutMs;
+    /** The run's own wait while the peer measures is --run-timeout-s, below. */
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption(60_000);
 
     @Option(names = "--run-timeout-s", defaultValue = "600", description = "How long a side waits over TCP while its peer measures, on top of -D (default: ${DEFAULT-VALUE}).")
     long runTimeoutS;
@@ -129,7 +133,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PerfRunner.run(toConfig(), spec.commandLine().getOut(), Main.notices(spec));
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     /** Checks every flag against the test (usage errors) and builds the configuration. */
@@ -224,8 +228,8 @@ public final class PerfCommand implements Callable<Integer> {
         if (port < 1 || port > 65535) {
             throw usage("--port must be 1..65535, not " + port);
         }
-        if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
-            throw usage("--timeout-ms must be 1.." + MAX_TIMEOUT_MS + " (a day), not " + timeoutMs);
+        if (timeout.millis() < 1 || timeout.millis() > MAX_TIMEOUT_MS) {
+            throw usage("--timeout-ms must be 1.." + MAX_TIMEOUT_MS + " (a day), not " + timeout.millis());
         }
         if (runTimeoutS < 1 || runTimeoutS > MAX_RUN_TIMEOUT_S) {
             throw usage("--run-timeout-s must be 1.." + MAX_RUN_TIMEOUT_S + " (30 days), not " + runTimeoutS);
@@ -237,12 +241,12 @@ public final class PerfCommand implements Callable<Integer> {
             throw usage("--rdma_cm connects RC QPs here (perftest's -R with -c RC)");
         }
         Path json = outJsonFile != null ? outJsonFile : outJson ? Path.of("perftest_out.json") : null;
-        return new PerfConfig(test, host, device, port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
+        return new PerfConfig(test, host, device.name(), port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
                 inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, cqMod, outReads, type, atomic,
-                reportGbits, json, check, reportAlloc, Duration.ofMillis(timeoutMs), Duration.ofSeconds(runTimeoutS), warmup, rdmaCm);
+                reportGbits, json, check, reportAlloc, timeout.duration(), Duration.ofSeconds(runTimeoutS), warmup, rdmaCm);
     }
 
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return ExitCodes.usage(spec, message);
     }
 }

@@ -7,10 +7,11 @@ import java.util.concurrent.Callable;
 import org.jrdma.bootstrap.Exchange;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
-import org.jrdma.bootstrap.tcp.PreSharedKey;
-import org.jrdma.bootstrap.tcp.TcpSecurity;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.options.PskOption;
+import org.jrdma.tools.options.TimeoutOption;
 import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.tools.rc.RcEndpoint;
@@ -67,13 +68,12 @@ public final class PingpongCommand implements Callable<Integer> {
             + " (ibv_*_pingpong -c) echoes of ours byte for byte, and its first message by its rule (a zero at each page start).")
     boolean check;
 
-    @Option(names = "--timeout-ms", defaultValue = "30000", description = "Deadline for the exchange (the server waits this long for its client) and for each completion"
-            + " (default: ${DEFAULT-VALUE}).")
-    long timeoutMs;
+    /** The server waits this long for its client too (its accept). */
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption(30_000);
 
-    @Option(names = "--psk-file", paramLabel = "FILE",
-            description = "Authenticate the TCP exchange with the pre-shared key in FILE (mode 600); both sides need it. Not rc_pingpong's wire format.")
-    java.nio.file.Path pskFile;
+    @CommandLine.Mixin
+    PskOption psk;
 
     @Override
     public Integer call() throws Exception {
@@ -92,7 +92,7 @@ public final class PingpongCommand implements Callable<Integer> {
             case "ud" -> QpType.UD;
             default -> throw rc.usage("--transport must be rc, uc or ud, not " + transport);
         };
-        EndpointConfig config = rc.toConfig("tcp", port, Duration.ofMillis(timeoutMs), check).with(type, rxDepth, sl);
+        EndpointConfig config = rc.toConfig("tcp", port, timeout.duration(), check).with(type, rxDepth, sl);
         if (type == QpType.UD && config.size() > config.mtu().bytes()) {
             throw rc.usage("--size " + config.size() + " is larger than the MTU " + config.mtu().bytes()
                     + ": a UD message is one packet (ibv_ud_pingpong refuses it too)");
@@ -111,7 +111,7 @@ public final class PingpongCommand implements Callable<Integer> {
                 listening.close(); // a server that failed before its exchange stops listening
             }
         }
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     /**
@@ -120,17 +120,17 @@ public final class PingpongCommand implements Callable<Integer> {
      */
     private Exchange exchange(boolean server, Duration timeout, PrintWriter out) {
         TcpOptions options = TcpOptions.rcPingpong().withTimeout(timeout);
-        if (pskFile != null) {
+        if (psk.given()) {
             // Authenticated (AUTH-01): both sides prove the key before any QP exists; the
             // bootstrap's server keeps rdma-core's order (QP at RTS before it answers).
-            options = options.withSecurity(TcpSecurity.psk(PreSharedKey.load(pskFile)));
+            options = options.withSecurity(psk.security());
         }
         if (!server) {
             return TcpExchange.client(host, port, options);
         }
         int listening;
         Exchange exchange;
-        if (pskFile != null) {
+        if (psk.given()) {
             TcpServerExchange s = TcpExchange.server(port, options).bind();
             listening = s.localPort();
             exchange = s;

@@ -3,6 +3,8 @@ package org.jrdma.tools.rc;
 import java.time.Duration;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
+import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.options.DeviceOption;
 import org.jrdma.verbs.Mtu;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -17,8 +19,8 @@ public final class RcFlags {
     @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "NAME", description = "Device (default: the first; see 'jrdma devices').")
-    public String device;
+    @CommandLine.Mixin
+    public DeviceOption device;
 
     @Option(names = {"-g", "--gid-idx"}, defaultValue = "0",
             description = "Local GID index (default: ${DEFAULT-VALUE}; a soft device has one GID, rxe's RoCEv2 IPv4 GID is 1).")
@@ -63,10 +65,10 @@ public final class RcFlags {
         } catch (MalformedMessageException e) {
             throw usage("--mtu " + e.problem()); // a flag is a usage error (exit 2), as the others here
         }
-        return new EndpointConfig(device, bootstrap, port, size, iters, events, pathMtu, timeout, verify).withGidIndex(gidIndex);
+        return new EndpointConfig(device.name(), bootstrap, port, size, iters, events, pathMtu, timeout, verify).withGidIndex(gidIndex);
     }
 
     public CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return ExitCodes.usage(spec, message);
     }
 }

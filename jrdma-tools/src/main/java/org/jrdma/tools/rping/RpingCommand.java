@@ -3,9 +3,9 @@ package org.jrdma.tools.rping;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.options.TimeoutOption;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -71,8 +71,9 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "-q", hidden = true, description = "rping's self-created, self-modified QP: not supported.")
     boolean selfCreatedQp;
 
-    @Option(names = "--timeout-ms", defaultValue = "10000", description = "Deadline for each CM step and each completion (default: ${DEFAULT-VALUE}).")
-    long timeoutMs;
+    /** rping itself waits forever for each of these (its server still waits for its first client unbounded). */
+    @CommandLine.Mixin
+    TimeoutOption timeout = new TimeoutOption(10_000);
 
     @Override
     public Integer call() throws Exception {
@@ -88,7 +89,7 @@ public final class RpingCommand implements Callable<Integer> {
             }
         }
         out.flush();
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private RpingOptions options() {
@@ -123,13 +124,13 @@ public final class RpingCommand implements Callable<Integer> {
         if (count < 0) {
             throw usage("-C must be 0 (forever) or more, not " + count);
         }
-        if (timeoutMs <= 0) {
+        if (timeout.millis() <= 0) {
             throw usage("--timeout-ms must be positive");
         }
         InetAddress addr = resolve("-a", address == null ? "0.0.0.0" : address);
         InetAddress from = source == null ? null : resolve("-I", source);
         return new RpingOptions(server, addr, from, port, count, size, verbose, validate, debug, persistent,
-                maxClients == null ? DEFAULT_MAX_CLIENTS : maxClients, Duration.ofMillis(timeoutMs));
+                maxClients == null ? DEFAULT_MAX_CLIENTS : maxClients, timeout.duration());
     }
 
     private InetAddress resolve(String flag, String host) {
@@ -141,6 +142,6 @@ public final class RpingCommand implements Callable<Integer> {
     }
 
     private CommandLine.ParameterException usage(String message) {
-        return new CommandLine.ParameterException(spec.commandLine(), message);
+        return ExitCodes.usage(spec, message);
     }
 }

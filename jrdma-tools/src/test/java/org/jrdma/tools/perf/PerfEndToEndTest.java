@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jrdma.tools.FreeLoopback;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.Test;
@@ -316,7 +316,7 @@ class PerfEndToEndTest {
                 {"perf", "send_lat", "--warmup", "-1"}, {"perf", "write_bw", "--timeout-ms", "9223372036854775807"},
                 {"perf", "write_bw", "--timeout-ms", "0"}, {"perf", "write_bw", "--run-timeout-s", "99999999999"}}) {
             ToolRun side = ToolRun.of(args);
-            assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(Main.EXIT_USAGE);
+            assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(ExitCodes.USAGE);
             assertThat(side.err()).contains("Try 'jrdma perf --help'.");
         }
     }
@@ -327,7 +327,7 @@ class PerfEndToEndTest {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
             int port = taken.getLocalPort();
             ToolRun side = ToolRun.of("perf", "write_bw", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms", "300");
-            assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(side.code()).isEqualTo(ExitCodes.FAILURE);
             assertThat(side.err()).isEqualTo("jrdma perf: error: listen on TCP port " + port + " (another program listens there:"
                     + " choose another -p): Address already in use\n");
         }
@@ -343,7 +343,7 @@ class PerfEndToEndTest {
         int port = FreeLoopback.tcpPort();
         ToolRun side = ToolRun.of("perf", "write_bw", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms", "300",
                 "127.0.0.1");
-        assertThat(side.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(side.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(side.err()).matches("jrdma perf: 127\\.0\\.0\\.1:" + port + " refused the connection: no server listens there"
                 + " yet; trying again until \\d\\d:\\d\\d:\\d\\d \\(0\\.3 s\\)\n"
                 + "jrdma perf: error: connect to 127\\.0\\.0\\.1:" + port + ": refused \\(tried for 0\\.\\d s; .*\n");
@@ -358,7 +358,7 @@ class PerfEndToEndTest {
     void mismatchedFlagsSayWhichToCompare() throws Exception {
         PerfPair.Result check = PerfPair.runOn("127.0.0.1", DEVICE.name(), DEVICE.name(), List.of("--check"), List.of(),
                 "send_bw", "-n", "50", "-s", "1024");
-        assertThat(check.server().code()).as(check.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(check.server().code()).as(check.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(check.server().err()).contains("the first: message 0 on QP 0 came without its number (immediate data): the"
                 + " peer does not run --check, and it must, on both sides");
         PerfPair.Result clientOnly = PerfPair.runOn("127.0.0.1", DEVICE.name(), DEVICE.name(), List.of(), List.of("--check"),

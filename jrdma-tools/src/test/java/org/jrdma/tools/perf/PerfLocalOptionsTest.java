@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.jrdma.tools.FreeLoopback;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.Test;
@@ -56,7 +56,7 @@ class PerfLocalOptionsTest {
         }
 
         ToolRun server = ToolRun.of(withPort(args, FreeLoopback.tcpPort()));
-        assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(server.code()).as(server.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(server.err()).as(server.toString()).isEqualTo(expected + "\n");
         assertThat(server.out()).doesNotContain("Waiting for client");
 
@@ -64,7 +64,7 @@ class PerfLocalOptionsTest {
             List<String> client = withPort(args, listening.getLocalPort());
             client.add("127.0.0.1");
             ToolRun c = ToolRun.of(client);
-            assertThat(c.code()).as(c.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(c.code()).as(c.toString()).isEqualTo(ExitCodes.FAILURE);
             assertThat(c.err()).as(c.toString()).isEqualTo(expected + "\n");
             listening.setSoTimeout(200);
             assertThatThrownBy(listening::accept).as("the client connected").isInstanceOf(SocketTimeoutException.class);
@@ -101,7 +101,7 @@ class PerfLocalOptionsTest {
                     args.add("127.0.0.1");
                 }
                 ToolRun r = ToolRun.of(args);
-                assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
                 assertThat(r.err()).as(r.toString()).matches("jrdma perf: error: --iters 2147483647 keeps a timestamp per "
                         + "iteration: 32\\.0 GiB, more than this JVM can hold \\(heap \\d+\\.\\d GiB; JAVA_TOOL_OPTIONS=-Xmx… "
                         + "gives it more\\); --duration measures a long run without them \\(EINVAL\\)\n");

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.jrdma.tools.FreeLoopback;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.Test;
@@ -88,7 +88,7 @@ class RdmaCmPerfTest {
     void rdmaCmIsForRc() throws Exception {
         for (String type : new String[] {"UC", "UD"}) {
             ToolRun s = ToolRun.of("perf", "send_bw", "-R", "-c", type, "-d", DEVICE.name());
-            assertThat(s.code()).as(s.toString()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(s.code()).as(s.toString()).isEqualTo(ExitCodes.USAGE);
             assertThat(s.err()).contains("--rdma_cm connects RC QPs");
         }
     }
@@ -104,12 +104,12 @@ class RdmaCmPerfTest {
         int port = FreeLoopback.tcpPort();
         ToolRun server = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
                 "700");
-        assertThat(server.code()).as(server.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(server.code()).as(server.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(server.err()).isEqualTo("jrdma perf: error: no client connected to rdma_cm port " + port
                 + " within 700 ms (--timeout-ms) (TIMED_OUT, errno 110)\n");
         ToolRun client = ToolRun.of("perf", "write_bw", "-R", "-d", DEVICE.name(), "-p", String.valueOf(port), "--timeout-ms",
                 "700", DEVICE.address());
-        assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.code()).as(client.toString()).isEqualTo(ExitCodes.FAILURE);
         String where = Pattern.quote(DEVICE.address() + ":" + port);
         assertThat(client.err()).matches("jrdma perf: " + where + " rejected the connection: no rdma_cm server listens there yet;"
                 + " trying again until \\d\\d:\\d\\d:\\d\\d \\(0\\.7 s\\)\n"
@@ -132,7 +132,7 @@ class RdmaCmPerfTest {
                 args.add("-R");
             }
             ToolRun client = ToolRun.of(args);
-            assertThat(client.code()).as(client.toString()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(client.code()).as(client.toString()).isEqualTo(ExitCodes.FAILURE);
             assertThat(client.err()).isEqualTo("jrdma perf: error: host: \"" + host + "\" carries a port: give the host"
                     + " alone and the port apart (the tools' -p 18515 " + (host.startsWith("[") ? "::1" : "127.0.0.1") + ")\n");
         }

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.soft.SoftDeviceDiscovery;
 import org.jrdma.tools.FreeLoopback;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.ToolRun;
 import org.jrdma.tools.rc.PingpongMessage;
 import org.jrdma.tools.rc.RcEndpoint;
@@ -96,7 +96,7 @@ class RdmaCoreCheckTest {
             // the jrdma server stops after message 0, so the peer waits for a reply in vain
         }
         ToolRun r = server.get(60, TimeUnit.SECONDS);
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).contains("message 0 has 0x7b at byte 0, the start of page 0, not 0: the client is not jrdma",
                 "(run it with -c too)");
     }
@@ -112,7 +112,7 @@ class RdmaCoreCheckTest {
             // the jrdma server stops at the corrupted message
         }
         ToolRun r = server.get(60, TimeUnit.SECONDS);
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).as(r.toString()).contains("server: message 3 differs at byte 100 (").contains("from the jrdma client)");
     }
 
@@ -124,7 +124,7 @@ class RdmaCoreCheckTest {
         List<String> args = jrdma(port, "rc", 9000, 3000);
         args.add("127.0.0.1");
         ToolRun r = ToolRun.of(args);
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).as(r.toString()).contains("client: message 3 differs at byte 100 (").contains("from the jrdma server)");
         server.handle((ok, stopped) -> null).get(60, TimeUnit.SECONDS); // it waits for a message that never comes
     }
@@ -142,7 +142,7 @@ class RdmaCoreCheckTest {
             // as planned
         }
         ToolRun r = server.get(60, TimeUnit.SECONDS);
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).as(r.toString()).contains("server: no completion within 1500 ms (sent 0, received 0): the peer sent"
                 + " nothing more (it exited, or is stopped), or a message was lost (UC has no retransmission) (ETIMEDOUT)");
     }

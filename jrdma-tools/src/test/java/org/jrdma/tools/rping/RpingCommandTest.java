@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.tools.FreeLoopback;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.Test;
@@ -51,9 +51,9 @@ class RpingCommandTest {
         CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", device.address(), "-p", "7204"));
         ToolRun client = clientOnceListening("rping", "-c", "-a", device.address(), "-p", "7204", "-C", "1", "-S", "100");
         ToolRun s = server.get(60, TimeUnit.SECONDS);
-        assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(s.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(s.err()).contains("the client's buffer is 100 bytes, this server's is 64: give both sides the same -S");
-        assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(client.err()).contains("rping: the server disconnected after 0 of 1 pings (at the first one: a server whose -S"
                 + " is smaller than this client's 100 does that)");
     }
@@ -62,7 +62,7 @@ class RpingCommandTest {
     void aClientOfAPortNobodyListensOnIsRejected() throws Exception {
         CompletableFuture<ToolRun> server = CompletableFuture.supplyAsync(() -> ToolRun.of("rping", "-s", "-a", device.address(), "-p", "7202"));
         ToolRun client = ToolRun.of("rping", "-c", "-a", device.address(), "-p", "7203", "-C", "1");
-        assertThat(client.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(client.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(client.err()).contains("rping: nobody listens on " + device.address() + ":7203 (REJECTED, reason 8 INVALID_SERVICE_ID):"
                 + " start the server first (jrdma rping -s), or check -a and -p");
         // The server still serves a proper client afterwards.
@@ -76,7 +76,7 @@ class RpingCommandTest {
     void aClientWhoseServerNeverAnswersSaysSo() throws Exception {
         String nobody = FreeLoopback.deviceSpec("none").split("=")[1]; // UDP 4791 free there: no device, nobody answers
         ToolRun r = ToolRun.of("rping", "-c", "-a", nobody, "-p", "7205", "-C", "1", "--timeout-ms", "1500");
-        assertThat(r.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err()).isEqualTo("jrdma rping: error: rping: no answer from " + nobody + ":7205 within 1500 ms: is an rping server"
                 + " (-s) running there? (--timeout-ms sets this wait) (TIMED_OUT, errno 110)" + System.lineSeparator());
     }
@@ -99,7 +99,7 @@ class RpingCommandTest {
             if (count.equals("0")) {
                 assertThat(c.code()).as(c.toString()).isZero();
             } else {
-                assertThat(c.code()).as(c.toString()).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(c.code()).as(c.toString()).isEqualTo(ExitCodes.FAILURE);
                 assertThat(c.err()).containsPattern("rping: the server disconnected after \\d+ of 1000000000 pings");
             }
         }
@@ -114,7 +114,7 @@ class RpingCommandTest {
                 List.of("rping", "-s", "--max-clients", "4"), List.of("rping", "-s", "-P", "--max-clients", "0"),
                 List.of("rping", "-c", "-a", "127.0.0.1", "-x"))) {
             ToolRun r = ToolRun.of(args.toArray(String[]::new));
-            assertThat(r.code()).as(args.toString()).isEqualTo(Main.EXIT_USAGE);
+            assertThat(r.code()).as(args.toString()).isEqualTo(ExitCodes.USAGE);
         }
         assertThat(ToolRun.of("rping", "-c", "-a", "127.0.0.1", "-S", "25").err()).contains("Invalid size 25 (valid range is 26 to 65535)");
         assertThat(ToolRun.of("rping", "-c", "-a", "127.0.0.1", "-q").err()).contains("-q (a QP made and moved through its states by rping"
@@ -140,7 +140,7 @@ class RpingCommandTest {
     @Test
     void anIpv6ServerWithoutAnIpv6DeviceIsNamedAsSuchInOneLine() {
         ToolRun r = ToolRun.of("rping", "-c", "-a", "::1", "-C", "1");
-        assertThat(r.code()).as(r.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(r.code()).as(r.toString()).isEqualTo(ExitCodes.FAILURE);
         assertThat(r.err().lines()).as(r.err()).hasSize(1);
         assertThat(r.err()).contains("no IPv6 soft device to reach ::1 (there are rp").contains(device.address())
                 .contains("JRDMA_SOFT_DEVICES=NAME=::1").contains("NO_DEVICE, errno 19").doesNotContain("TIMED_OUT");
@@ -150,11 +150,11 @@ class RpingCommandTest {
     @Test
     void aServerOrSourceAddressNoDeviceHasIsNamedWithTheDevicesThereAre() {
         ToolRun s = ToolRun.of("rping", "-s", "-a", "::1", "-p", "0");
-        assertThat(s.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(s.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(s.err()).startsWith("jrdma rping: error: bind_addr: no soft device has address ::1 (there are rp")
                 .contains(device.address()).contains("make one with JRDMA_SOFT_DEVICES=NAME=::1");
         ToolRun c = ToolRun.of("rping", "-c", "-a", device.address(), "-I", "192.0.2.9", "-C", "1");
-        assertThat(c.code()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(c.code()).isEqualTo(ExitCodes.FAILURE);
         assertThat(c.err()).contains("resolve_addr: no soft device has source address 192.0.2.9 (there are rp");
     }
 

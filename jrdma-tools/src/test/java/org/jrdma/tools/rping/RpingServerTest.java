@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jrdma.tools.Main;
+import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
 import org.junit.jupiter.api.AfterEach;
@@ -94,7 +94,7 @@ class RpingServerTest {
         try (ScriptedClient first = new ScriptedClient(device.address(), s.listeningPort())) {
             assertThat(first.ping()).isTrue();
             ToolRun second = client(s, "-C", "3");
-            assertThat(second.code()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(second.code()).isEqualTo(ExitCodes.FAILURE);
             assertThat(second.err().lines()).hasSize(1);
             assertThat(second.err()).contains("the server refused the connection: rping server busy: without -P it serves one client"
                     + " (REJECTED, reason 28 CONSUMER_DEFINED)");
@@ -111,7 +111,7 @@ class RpingServerTest {
         BackgroundRun s = server("-P", "--max-clients", "1");
         try (ScriptedClient first = new ScriptedClient(device.address(), s.listeningPort())) {
             ToolRun second = client(s, "-C", "3");
-            assertThat(second.code()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(second.code()).isEqualTo(ExitCodes.FAILURE);
             assertThat(second.err()).contains("rping server busy: it serves 1 clients at once (--max-clients)");
             assertThat(first.ping()).isTrue();
             first.disconnect();
@@ -157,7 +157,7 @@ class RpingServerTest {
             lost.advertiseStartBuffer();
             lost.loseQp();
             ToolRun end = s.awaitEnd();
-            assertThat(end.code()).isEqualTo(Main.EXIT_FAILURE);
+            assertThat(end.code()).isEqualTo(ExitCodes.FAILURE);
             assertThat(end.err().lines()).as(end.err()).hasSize(1);
             assertThat(end.err()).startsWith("jrdma rping: error: rping: ").containsPattern(DIED);
         }
