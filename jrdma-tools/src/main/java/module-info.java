@@ -16,6 +16,7 @@ module org.jrdma.tools {
     opens org.jrdma.tools to info.picocli;
     opens org.jrdma.tools.chaos to info.picocli;
     opens org.jrdma.tools.demo to info.picocli;
+    opens org.jrdma.tools.options to info.picocli;
     opens org.jrdma.tools.perf to info.picocli;
     opens org.jrdma.tools.pingpong to info.picocli;
     opens org.jrdma.tools.rc to info.picocli;
