@@ -36,6 +36,10 @@ import org.jrdma.verbs.VerbsException;
  *
  * The CM moves an attached QP through its states: INIT at {@link #createQp}, RTR and RTS when
  * the REP arrives (active) or before the REP leaves (passive), ERR at {@link #disconnect}.
+ *
+ * <p>Over 400 lines because it is the whole of rdma_cm_id's API — about fifty entry points and
+ * accessors, each a few lines handing over to ActiveSide, PassiveSide, SidrSide or Teardown —
+ * and one struct's API reads best in one place.
  */
 public final class CmId implements AutoCloseable {
     /** Backlog used for a non-positive or too large {@link #listen} backlog (ucma's max_backlog). */

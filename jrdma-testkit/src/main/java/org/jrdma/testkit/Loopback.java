@@ -27,6 +27,10 @@ import org.jrdma.verbs.SrqInitAttr;
  * to send from and one to receive into. RC by default; UC and UD pairs are built the same way
  * (a UD endpoint gets an address handle to its peer). Both may live in one context or in two.
  * Closing releases everything in reverse order.
+ *
+ * <p>Over 400 lines because it builds three transports in one or two contexts with their
+ * options (channel, SRQ, inline, access, MTU) and releases them in order; each piece is a
+ * few lines, and the conformance suites read one fixture.
  */
 public final class Loopback implements AutoCloseable {
     /** The Q_Key both QPs of a UD pair use. */

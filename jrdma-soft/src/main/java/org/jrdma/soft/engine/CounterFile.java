@@ -50,6 +50,10 @@ import java.util.Optional;
  * header size u32, pid u64, process start (epoch ms) u64, counter count u32, 4 zero bytes, then
  * the counter names in UTF-8 separated by {@code '\n'}; from the header size on, one u64 per
  * counter. Names travel with the values so that two jrdma versions can share a directory.
+ *
+ * <p>Over 400 lines because the format, the writer, the reader and the folding of dead
+ * processes' totals share the layout and one file lock; a split would spread the format over
+ * files that must change together (and a third of this file is its description).
  */
 public final class CounterFile implements AutoCloseable {
     public static final String ENV = "JRDMA_STATS_DIR";

@@ -22,6 +22,9 @@ import org.jrdma.verbs.WcStatus;
  * sequence, RNR — NAK and drop; class C — bad request, bad access — NAK, fail the receive in
  * progress, ERR; UC drops the message) and {@link ResponderErrors} carries it out, in one
  * place. READ replies and atomics are in {@link ReadAtomicResponder}.
+ *
+ * <p>Over 400 lines because the checks stay in rxe's order in one file, so that the chain reads
+ * top to bottom; READ replies, atomics and the error actions are already elsewhere.
  */
 public final class Responder {
     private final AckPolicy out;
