@@ -1,11 +1,10 @@
 package org.jrdma.soft;
 
-import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import org.jrdma.soft.engine.EngineQp;
 import org.jrdma.soft.engine.SoftHca;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.transport.TransportQp;
 import org.jrdma.verbs.AhAttr;
@@ -172,7 +171,7 @@ public final class SoftQp implements QueuePair, EngineQp {
                 LOG.log(System.Logger.Level.WARNING, "QP 0x{0}: timeout 0, no retransmit timer: a lost packet stalls it"
                         + " until it is moved to ERR", Integer.toHexString(qpNum()));
             }
-            InetSocketAddress peer = QpAttrMask.AV.in(mask) ? peerOf(what, attr.ahAttr()) : null;
+            RoceEndpoint peer = QpAttrMask.AV.in(mask) ? peerOf(what, attr.ahAttr()) : null;
 
             transport.modify(attr, mask);
             if (QpAttrMask.PKEY_INDEX.in(mask)) {
@@ -182,7 +181,7 @@ public final class SoftQp implements QueuePair, EngineQp {
                 portNum = attr.port();
             }
             if (peer != null) {
-                transport.setPath(attr.ahAttr(), peer, ipv4(peer.getAddress()));
+                transport.setPath(attr.ahAttr(), peer);
             }
             transport.moveTo(target);
             if (target == QpState.RESET) {
@@ -198,7 +197,7 @@ public final class SoftQp implements QueuePair, EngineQp {
      * GID, which for the soft provider must be an IPv4-mapped address (this version is IPv4
      * only); packets go to that address, port 4791.
      */
-    private InetSocketAddress peerOf(String what, AhAttr ah) {
+    private RoceEndpoint peerOf(String what, AhAttr ah) {
         if (!ah.isGlobal) {
             throw new VerbsException(Errno.EINVAL, what + ": AV has no GRH; on RoCE the address vector must be global "
                     + "with the peer's GID (rc_pingpong: pass -g 0)");
@@ -207,7 +206,7 @@ public final class SoftQp implements QueuePair, EngineQp {
             throw new VerbsException(Errno.EINVAL, what + ": AV sgid_index " + ah.sgidIndex + " outside the GID table (1 entry: 0)");
         }
         checkDgidFamily(what, ah.dgid, hca.isIpv6());
-        return new InetSocketAddress(ah.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT);
+        return RoceEndpoint.of(new InetSocketAddress(ah.dgid.toInetAddress(), UdpDatagrams.ROCE_PORT));
     }
 
     /**
@@ -229,15 +228,6 @@ public final class SoftQp implements QueuePair, EngineQp {
         if (ipv6Device && dgid.isMulticast()) {
             throw new VerbsException(Errno.EINVAL, what + ": AV dgid " + dgid + " is multicast (not supported)");
         }
-    }
-
-    /** The address as a big-endian int; 0 for an IPv6 address (IPv6 peers are kept as their 16 bytes). */
-    static int ipv4(InetAddress a) {
-        if (!(a instanceof Inet4Address)) {
-            return 0;
-        }
-        byte[] b = a.getAddress();
-        return ((b[0] & 0xFF) << 24) | ((b[1] & 0xFF) << 16) | ((b[2] & 0xFF) << 8) | (b[3] & 0xFF);
     }
 
     @Override

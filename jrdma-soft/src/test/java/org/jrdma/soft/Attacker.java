@@ -54,7 +54,7 @@ public final class Attacker implements AutoCloseable {
     private Attacker(DatagramChannel channel) throws IOException {
         this.channel = channel;
         this.self = (InetSocketAddress) channel.getLocalAddress();
-        this.selfIpv4 = SoftQp.ipv4(self.getAddress());
+        this.selfIpv4 = Ipv4.of(self.getAddress());
     }
 
     /** A socket on {@code ip}, on {@code port} (0: any free port). */
@@ -157,7 +157,7 @@ public final class Attacker implements AutoCloseable {
      * whole buffer (a captured packet replayed from here is re-checksummed the same way).
      */
     public void send(ByteBuffer packet, InetSocketAddress victim) throws IOException {
-        icrc.writeIpv4(selfIpv4, SoftQp.ipv4(victim.getAddress()), self.getPort(), UdpDatagrams.ROCE_PORT, packet, 0,
+        icrc.writeIpv4(selfIpv4, Ipv4.of(victim.getAddress()), self.getPort(), UdpDatagrams.ROCE_PORT, packet, 0,
                 packet.capacity());
         packet.limit(packet.capacity()).position(0);
         channel.send(packet, victim);

@@ -31,7 +31,7 @@ final class Forge {
 
     /** Writes the ICRC the receiver will expect from {@code src} (IPv4 ID 0, as our devices send). */
     static ByteBuffer sign(ByteBuffer pkt, InetSocketAddress src, InetSocketAddress dst) {
-        new Icrc().writeIpv4(SoftQp.ipv4(src.getAddress()), SoftQp.ipv4(dst.getAddress()), src.getPort(), dst.getPort(),
+        new Icrc().writeIpv4(Ipv4.of(src.getAddress()), Ipv4.of(dst.getAddress()), src.getPort(), dst.getPort(),
                 pkt, 0, pkt.capacity());
         return pkt;
     }

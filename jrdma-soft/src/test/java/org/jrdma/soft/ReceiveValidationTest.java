@@ -30,7 +30,7 @@ class ReceiveValidationTest {
              DatagramChannel attacker = DatagramChannel.open().bind(new InetSocketAddress(attackerIp, 0))) {
             p.postRecv(1, 0, 64);
             InetSocketAddress target = p.hca().localAddress();
-            int attackerIpv4 = SoftQp.ipv4(attackerIp);
+            int attackerIpv4 = Ipv4.of(attackerIp);
 
             attacker.send(ByteBuffer.wrap(new byte[7]), target); // shorter than a BTH
             attacker.send(sendOnly(p.b.qpNum() ^ 0x5A5A5A, 0x10, attackerIpv4, attacker, target), target);
@@ -53,7 +53,7 @@ class ReceiveValidationTest {
         ByteBuffer pkt = ByteBuffer.allocate(12 + 64 + 4);
         new Bth().wrap(pkt, 0).clear().opcode(0x04).pkey(0xFFFF).destQp(destQp).ackReq(true).psn(psn);
         int srcPort = ((InetSocketAddress) from.getLocalAddress()).getPort();
-        new Icrc().writeIpv4(srcIp, SoftQp.ipv4(to.getAddress()), srcPort, 4791, pkt, 0, pkt.capacity());
+        new Icrc().writeIpv4(srcIp, Ipv4.of(to.getAddress()), srcPort, 4791, pkt, 0, pkt.capacity());
         return pkt;
     }
 }

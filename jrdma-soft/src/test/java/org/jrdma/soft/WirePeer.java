@@ -76,7 +76,7 @@ final class WirePeer implements AutoCloseable {
                 .psn(psn);
         new Reth().wrap(pkt, Bth.LENGTH).va(va).rkey(rkey).dmaLength(dmaLength);
         int port = ((InetSocketAddress) channel.getLocalAddress()).getPort();
-        icrc.writeIpv4(SoftQp.ipv4(peerIp), SoftQp.ipv4(target.getAddress()), port, target.getPort(), pkt, 0,
+        icrc.writeIpv4(Ipv4.of(peerIp), Ipv4.of(target.getAddress()), port, target.getPort(), pkt, 0,
                 pkt.capacity());
         channel.send(pkt, target);
         psn = (psn + Math.max(1, (int) ((Integer.toUnsignedLong(dmaLength) + 1023) / 1024))) & 0xFFFFFF;

@@ -267,7 +267,7 @@ final class Engine implements EngineRunner.Pass {
                 return;
             }
             // RC accepts packets only from its connected peer (rxe check_addr; SEC-11).
-            if (t.peer() == null || !source.hasAddress(t.peer().getAddress())) {
+            if (t.peer() == null || !t.peer().hasAddress(from.getAddress())) {
                 drops.drop(DropReason.WRONG_SOURCE);
                 return;
             }

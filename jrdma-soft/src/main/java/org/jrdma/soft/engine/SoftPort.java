@@ -125,21 +125,6 @@ final class SoftPort {
         }
     }
 
-    /** Records a packet sent to a QP's peer, in the form its transport state keeps it (see {@link RoceEndpoint}). */
-    void captureSent(int toIpv4, byte[] toIpv6, int toPort, ByteBuffer buffer, int length) {
-        PcapWriter open = pcap;
-        if (open == null) {
-            return;
-        }
-        try {
-            if (endpoint.record(open, toIpv4, toIpv6, toPort, buffer, 0, length)) {
-                packetsCaptured++;
-            }
-        } catch (IOException e) {
-            stopCapture(open, e);
-        }
-    }
-
     /**
      * A pcap write failed (a full disk, a removed directory): the capture stops here, with one
      * warning that names the file and the reason. Retrying every packet would print a line per

@@ -162,35 +162,21 @@ final class WireOut implements PacketOut {
         return end + pad;
     }
 
-    /**
-     * Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the
-     * QP's connected peer, which its transport state keeps as an int and 16 bytes: the port's
-     * endpoint reads the form of its family.
-     */
+    /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the QP's connected peer. */
     private void transmit(TransportQp qp, int headersAndPayload) {
-        int length = headersAndPayload + Icrc.LENGTH;
-        int toIpv4 = qp.peerIpv4();
-        byte[] toIpv6 = qp.peerIpv6();
-        try {
-            if (!local.writeIcrc(icrc, toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, 0, length)) {
-                counters.increment(QpCounter.TX_ERRORS); // cannot happen: modify_qp checks the family
-                return;
-            }
-            if (leaves(length)) {
-                port.captureSent(toIpv4, toIpv6, UdpDatagrams.ROCE_PORT, tx, length);
-                send(qp, qp.peer(), length);
-            }
-        } finally {
-            tx.clear();
-        }
+        transmit(qp, qp.peer(), headersAndPayload);
     }
 
-    /** As above, to a UD destination. */
+    /**
+     * As above, to {@code to}: the connected peer or a UD destination. The local endpoint writes
+     * the ICRC over the pseudo-header of its family; a peer of the other family cannot happen
+     * (modify_qp and create_ah check it) and is counted as a TX error.
+     */
     private void transmit(TransportQp qp, RoceEndpoint to, int headersAndPayload) {
         int length = headersAndPayload + Icrc.LENGTH;
         try {
             if (!local.writeIcrc(icrc, to, tx, 0, length)) {
-                counters.increment(QpCounter.TX_ERRORS); // cannot happen: create_ah checks the family
+                counters.increment(QpCounter.TX_ERRORS); // cannot happen: see above
                 return;
             }
             if (leaves(length)) {

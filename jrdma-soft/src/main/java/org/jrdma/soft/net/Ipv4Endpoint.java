@@ -105,19 +105,6 @@ public final class Ipv4Endpoint implements RoceEndpoint {
     }
 
     @Override
-    public boolean writeIcrc(Icrc icrc, int toIpv4, byte[] toIpv6, int toPort, ByteBuffer packet, int offset, int length) {
-        icrc.writeIpv4(address, toIpv4, port, toPort, packet, offset, length);
-        return true;
-    }
-
-    @Override
-    public boolean record(PcapWriter pcap, int toIpv4, byte[] toIpv6, int toPort, ByteBuffer packet, int offset,
-            int length) throws IOException {
-        pcap.write(address, port, toIpv4, toPort, packet, offset, length);
-        return true;
-    }
-
-    @Override
     public String toString() {
         return socketAddress.getAddress().getHostAddress() + ":" + port;
     }

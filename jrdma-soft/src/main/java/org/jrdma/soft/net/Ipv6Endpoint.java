@@ -99,25 +99,6 @@ public final class Ipv6Endpoint implements RoceEndpoint {
     }
 
     @Override
-    public boolean writeIcrc(Icrc icrc, int toIpv4, byte[] toIpv6, int toPort, ByteBuffer packet, int offset, int length) {
-        if (toIpv6 == null) {
-            return false;
-        }
-        icrc.writeIpv6(address, toIpv6, port, toPort, packet, offset, length);
-        return true;
-    }
-
-    @Override
-    public boolean record(PcapWriter pcap, int toIpv4, byte[] toIpv6, int toPort, ByteBuffer packet, int offset,
-            int length) throws IOException {
-        if (toIpv6 == null) {
-            return false;
-        }
-        pcap.writeIpv6(address, port, toIpv6, toPort, packet, offset, length);
-        return true;
-    }
-
-    @Override
     public String toString() {
         return "[" + socketAddress.getAddress().getHostAddress() + "]:" + port;
     }

@@ -74,15 +74,4 @@ public sealed interface RoceEndpoint permits Ipv4Endpoint, Ipv6Endpoint {
 
     /** Records the UDP payload {@code packet[offset, offset + length)} sent from here to {@code to} in {@code pcap}. */
     boolean record(PcapWriter pcap, RoceEndpoint to, ByteBuffer packet, int offset, int length) throws IOException;
-
-    /**
-     * {@link #writeIcrc(Icrc, RoceEndpoint, ByteBuffer, int, int)} to a QP's peer, which the QP's
-     * transport state keeps as an int (IPv4) and 16 bytes (IPv6, else null): this endpoint's
-     * family reads the form it uses. False when that form is missing.
-     */
-    boolean writeIcrc(Icrc icrc, int toIpv4, byte[] toIpv6, int toPort, ByteBuffer packet, int offset, int length);
-
-    /** {@link #record(PcapWriter, RoceEndpoint, ByteBuffer, int, int)} to a QP's peer, named as above. */
-    boolean record(PcapWriter pcap, int toIpv4, byte[] toIpv6, int toPort, ByteBuffer packet, int offset, int length)
-            throws IOException;
 }

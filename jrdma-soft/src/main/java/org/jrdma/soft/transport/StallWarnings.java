@@ -74,7 +74,7 @@ public final class StallWarnings {
 
     private String line(TransportQp qp, Cause cause, long now) {
         double seconds = (now - qp.comp.stallStartNanos) / 1e9;
-        String peer = "QP 0x" + hex(qp.attr.destQpn) + (qp.peer == null ? "" : " at " + qp.peer.getAddress().getHostAddress());
+        String peer = "QP 0x" + hex(qp.attr.destQpn) + (qp.peer == null ? "" : " at " + qp.peer.socketAddress().getAddress().getHostAddress());
         String head = String.format(Locale.ROOT, "jrdma-soft %s: QP 0x%s has made no progress for %.1f s: ", device,
                 hex(qp.qpn), seconds);
         if (cause == Cause.RNR_NAK) {

@@ -1,6 +1,6 @@
 package org.jrdma.soft.transport;
 
-import java.net.InetSocketAddress;
+import org.jrdma.soft.net.RoceEndpoint;
 import org.jrdma.soft.memory.MemoryTable;
 import org.jrdma.soft.memory.PdId;
 import org.jrdma.soft.memory.Window;
@@ -49,10 +49,8 @@ public final class TransportQp {
     QpState state = QpState.RESET;
     final QpAttributes attr = new QpAttributes();
     AhAttr ah;
-    InetSocketAddress peer;
-    int peerIpv4;
-    /** The peer's IPv6 address (16 bytes) on an IPv6 device, else null. */
-    byte[] peerIpv6;
+    /** The connected peer (RC/UC), of the device's family: modify_qp checks it. */
+    RoceEndpoint peer;
     /** The peer's UDP source port once strict source checking pinned it, else 0 (see SourcePin). */
     int pinnedPeerPort;
     /** UD: datagrams are at most the port's MTU. */
@@ -146,17 +144,9 @@ public final class TransportQp {
         return attr.destQpn;
     }
 
-    public InetSocketAddress peer() {
+    /** The connected peer, or null before RTR (and after RESET). */
+    public RoceEndpoint peer() {
         return peer;
-    }
-
-    public int peerIpv4() {
-        return peerIpv4;
-    }
-
-    /** The peer's IPv6 address (do not modify), or null for an IPv4 peer. */
-    public byte[] peerIpv6() {
-        return peerIpv6;
     }
 
     public int mtuBytes() {
@@ -196,11 +186,9 @@ public final class TransportQp {
         }
     }
 
-    public void setPath(AhAttr ah, InetSocketAddress peer, int peerIpv4) {
+    public void setPath(AhAttr ah, RoceEndpoint peer) {
         this.ah = ah.copy();
         this.peer = peer;
-        this.peerIpv4 = peerIpv4;
-        this.peerIpv6 = peer.getAddress() instanceof java.net.Inet6Address a6 ? a6.getAddress() : null;
         this.pinnedPeerPort = 0; // a new path: learn the peer's port again (SourcePin)
     }
 

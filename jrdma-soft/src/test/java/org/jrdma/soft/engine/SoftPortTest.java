@@ -107,7 +107,7 @@ class SoftPortTest {
         assertThat(port.capturing()).isTrue();
 
         port.captureSent(peer, packet, 32);
-        port.captureSent(0x7F000003, null, 4791, packet, 32);
+        port.captureSent(RoceEndpoint.of(at("127.0.0.3", 4791)), packet, 32);
         port.captureReceived(peer, packet, 32);
         port.captureReceived(port.endpoint(), packet, 32);
         port.captureReceived(RoceEndpoint.of(at("127.0.0.1", 50000)), packet, 32); // our address, another socket
@@ -128,8 +128,8 @@ class SoftPortTest {
         SoftPort port = port(at("::1", 4791), PcapWriter.create(file));
         ByteBuffer packet = ByteBuffer.allocate(32);
 
-        port.captureSent(0, null, 4791, packet, 32); // a QP path without an IPv6 address: nothing to record
-        port.captureSent(0, InetAddress.getByName("::2").getAddress(), 4791, packet, 32);
+        port.captureSent(RoceEndpoint.of(at("127.0.0.2", 4791)), packet, 32); // the other family: nothing to record
+        port.captureSent(RoceEndpoint.of(at("::2", 4791)), packet, 32);
         port.captureReceived(RoceEndpoint.of(at("::2", 4791)), packet, 32);
         port.close();
 

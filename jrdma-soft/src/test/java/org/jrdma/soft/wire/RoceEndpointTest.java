@@ -82,26 +82,6 @@ class RoceEndpointTest {
         assertThat(Hex.of(packet, udpPayload, length)).isEqualTo(wire);
     }
 
-    /** A QP's peer as its transport state keeps it: the family of the sending endpoint picks the form. */
-    @Test
-    void theQpPathFormGivesTheSameIcrc() throws Exception {
-        ByteBuffer v4 = Hex.buffer(Vectors.RC_SEND_ONLY);
-        String wire = Hex.of(v4, 0, v4.limit());
-        v4.putInt(v4.limit() - 4, 0);
-        assertThat(endpoint("192.168.1.1", 0xC123).writeIcrc(icrc, Hex.ipv4("192.168.1.2"), null, 4791, v4,
-                Vectors.UDP_PAYLOAD, v4.limit() - Vectors.UDP_PAYLOAD)).isTrue();
-        assertThat(Hex.of(v4, 0, v4.limit())).isEqualTo(wire);
-
-        ByteBuffer v6 = Hex.buffer(IcrcIpv6VectorTest.RC_SEND_ONLY);
-        String wire6 = Hex.of(v6, 0, v6.limit());
-        v6.putInt(v6.limit() - 4, 0);
-        RoceEndpoint from6 = endpoint("fd00::1", 0xC123);
-        assertThat(from6.writeIcrc(icrc, 0, null, 4791, v6, 48, v6.limit() - 48)).as("an IPv4-only path").isFalse();
-        assertThat(from6.writeIcrc(icrc, 0, InetAddress.getByName("fd00::2").getAddress(), 4791, v6, 48,
-                v6.limit() - 48)).isTrue();
-        assertThat(Hex.of(v6, 0, v6.limit())).isEqualTo(wire6);
-    }
-
     @Test
     void aPacketBetweenFamiliesIsRefused() throws Exception {
         RoceEndpoint v4 = endpoint("192.168.1.1", 4791);
