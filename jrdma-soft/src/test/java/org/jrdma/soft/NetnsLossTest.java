@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.testkit.ChildJvm;
 import org.jrdma.verbs.Context;
 import org.junit.jupiter.api.Test;
 
@@ -116,12 +117,8 @@ class NetnsLossTest {
     }
 
     /** Where this module's classes, its test classes and the verbs API were loaded from. */
-    private static String childClasspath() throws Exception {
-        List<String> entries = new ArrayList<>();
-        for (Class<?> c : List.of(NetnsTraffic.class, SoftDevice.class, Context.class)) {
-            entries.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        }
-        return String.join(File.pathSeparator, entries);
+    private static String childClasspath() {
+        return ChildJvm.codeSources(NetnsTraffic.class, SoftDevice.class, Context.class);
     }
 
     private static long kernelDrops(String listing) {

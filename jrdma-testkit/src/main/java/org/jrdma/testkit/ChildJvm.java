@@ -32,9 +32,13 @@ public final class ChildJvm {
         return String.join(File.pathSeparator, entries);
     }
 
-    /** The java command running this JVM. */
-    public static String java() {
-        return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    /** Only where the {@code classes} were loaded from, joined by the path separator: a child that needs nothing else. */
+    public static String codeSources(Class<?>... classes) {
+        Set<String> entries = new LinkedHashSet<>();
+        for (Class<?> c : classes) {
+            entries.add(location(c));
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private static String location(Class<?> c) {
