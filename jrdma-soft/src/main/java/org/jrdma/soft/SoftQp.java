@@ -2,6 +2,7 @@ package org.jrdma.soft;
 
 import java.net.InetSocketAddress;
 import java.util.Map;
+import org.jrdma.soft.engine.ActiveQps;
 import org.jrdma.soft.engine.EngineQp;
 import org.jrdma.soft.engine.SoftHca;
 import org.jrdma.soft.net.RoceEndpoint;
@@ -36,6 +37,7 @@ public final class SoftQp implements QueuePair, EngineQp {
     private final SoftCq recvCq;
     private final QpCap cap;
     private final TransportQp transport;
+    private final ActiveQps.Slot activeSlot = new ActiveQps.Slot();
     private final SoftSrq srq;
     // Attributes kept only to be reported by query (the transport does not use them).
     private int pkeyIndex;
@@ -91,6 +93,11 @@ public final class SoftQp implements QueuePair, EngineQp {
     @Override
     public TransportQp transport() {
         return transport;
+    }
+
+    @Override
+    public ActiveQps.Slot activeSlot() {
+        return activeSlot;
     }
 
     @Override
@@ -189,7 +196,7 @@ public final class SoftQp implements QueuePair, EngineQp {
                 portNum = 0;
             }
         }
-        hca.wake();
+        hca.ring(this);
     }
 
     /**
@@ -273,7 +280,7 @@ public final class SoftQp implements QueuePair, EngineQp {
             checkOpen("post_send");
             transport.postSend(wr);
         }
-        hca.wake();
+        hca.ring(this);
         hca.progressAfterPost(); // send now on this thread if the engine is free (rxe runs the requester inline too)
     }
 
@@ -287,7 +294,7 @@ public final class SoftQp implements QueuePair, EngineQp {
             checkOpen("bind_mw");
             rkey = transport.postBind(wrId, soft.window(), bind, signaled);
         }
-        hca.wake();
+        hca.ring(this);
         hca.progressFromApp();
         return rkey;
     }

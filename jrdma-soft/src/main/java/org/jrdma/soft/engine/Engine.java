@@ -63,6 +63,9 @@ final class Engine implements EngineRunner.Pass {
     private final Responder responder;
     private final Completer completer;
     private final UdResponder udResponder = new UdResponder();
+    /** The QPs this engine's passes visit. */
+    private final ActiveQps active = new ActiveQps();
+    private int lastPassVisits;
 
     Engine(String deviceName, SoftPort port, QpTable<EngineQp> qps, Counters<QpCounter> counters, Drops drops,
             SourceCheck sourceCheck, NanoClock clock) {
@@ -92,10 +95,12 @@ final class Engine implements EngineRunner.Pass {
     @Override
     public int doWork(boolean sendFirst) throws IOException {
         responder.beginPass();
+        active.takeDoorbells();
         int work = 0;
         if (sendFirst) {
             long now = clock.nanoTime();
-            for (EngineQp qp : qps.all()) {
+            for (int i = 0, n = active.count(); i < n; i++) {
+                EngineQp qp = active.get(i);
                 synchronized (qp) {
                     TransportQp t = qp.transport();
                     if (t.state() == QpState.RTS || t.state() == QpState.SQD) {
@@ -106,21 +111,46 @@ final class Engine implements EngineRunner.Pass {
         }
         work += receive();
         long now = clock.nanoTime();
-        for (EngineQp qp : qps.all()) {
+        active.beginVisits();
+        lastPassVisits = active.count();
+        for (int i = 0, n = lastPassVisits; i < n; i++) {
+            EngineQp qp = active.get(i);
+            int done = 0;
+            long deadline = 0;
             synchronized (qp) {
                 TransportQp t = qp.transport();
-                if (t.state() == QpState.RESET || t.state() == QpState.INIT || t.state() == QpState.ERR) {
-                    continue;
+                QpState s = t.state();
+                if (s != QpState.RESET && s != QpState.INIT && s != QpState.ERR) {
+                    done += completer.onTimers(t, now);
+                    done += responder.doWork(t, TX_BURST);
+                    done += requester.doWork(t, now, TX_BURST);
+                    deadline = t.nextDeadline();
                 }
-                work += completer.onTimers(t, now);
-                work += responder.doWork(t, TX_BURST);
-                work += requester.doWork(t, now, TX_BURST);
             }
+            // Kept while it works or waits on a timer; dropped QPs come back by a doorbell or a packet.
+            active.visited(i, done > 0 || deadline != 0, deadline);
+            work += done;
         }
+        active.endVisits();
         // ACKs at the end of the pass after the one that received the requests: one per QP
         // however many requests came, after whatever the application answered in between
         // (CoalescingAcks). A QP that is destroyed first sends its own (flushAck).
         return work + responder.flushAcks();
+    }
+
+    /** How many QPs the next pass visits, besides those whose doorbell rings meanwhile (engine lock). */
+    int activeQps() {
+        return active.count();
+    }
+
+    /** How many QPs the last pass visited after its receive (engine lock). */
+    int lastPassVisits() {
+        return lastPassVisits;
+    }
+
+    /** {@code qp} has work (a post, a modify): the next pass visits it. Any thread. */
+    void ring(EngineQp qp) {
+        active.ring(qp);
     }
 
     /** Sends every held ACK now (the device is stopping; caller holds the engine lock). */
@@ -152,19 +182,13 @@ final class Engine implements EngineRunner.Pass {
         }
     }
 
-    /** Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none). */
+    /**
+     * Nanoseconds until the earliest armed timer of any QP (Long.MAX_VALUE when none), as of
+     * the last pass: only a pass arms or moves a timer, and only active QPs have one.
+     */
     @Override
     public long nanosUntilNextTimer(long now) {
-        long best = Long.MAX_VALUE;
-        for (EngineQp qp : qps.all()) {
-            synchronized (qp) {
-                long d = qp.transport().nextDeadline();
-                if (d != 0) {
-                    best = Math.min(best, Math.max(0, d - now));
-                }
-            }
-        }
-        return best;
+        return active.nanosUntilNextTimer(now);
     }
 
     private int receive() throws IOException {
@@ -243,6 +267,7 @@ final class Engine implements EngineRunner.Pass {
             drops.drop(DropReason.BAD_ICRC);
             return;
         }
+        active.add(qp); // whatever the packet does, the QP's stages look at it in this pass
         synchronized (qp) {
             TransportQp t = qp.transport();
             if (t.datagram) {

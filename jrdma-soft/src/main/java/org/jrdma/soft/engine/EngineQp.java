@@ -12,4 +12,7 @@ public interface EngineQp extends QpTable.Entry {
     TransportQp transport();
 
     QpType qpType();
+
+    /** Whether the engine visits this QP in its passes: held for {@link ActiveQps}, made with the QP. */
+    ActiveQps.Slot activeSlot();
 }

@@ -263,8 +263,26 @@ public final class SoftHca {
         runner.appBlocking();
     }
 
-    /** Tells the engine that there is something to send (called after post_send / modify). */
-    public void wake() {
+    /** How many QPs the engine's passes visit now (the busy ones; see {@link ActiveQps}). */
+    public int activeQps() {
+        int[] n = new int[1];
+        runner.locked(() -> n[0] = engine.activeQps());
+        return n[0];
+    }
+
+    /** How many QPs the last engine pass visited (diagnostics: a pass visits the busy QPs only). */
+    public int lastPassVisits() {
+        int[] n = new int[1];
+        runner.locked(() -> n[0] = engine.lastPassVisits());
+        return n[0];
+    }
+
+    /**
+     * Rings {@code qp}'s doorbell: it has something for the engine (called after post_send,
+     * bind_mw and modify_qp), so the next pass visits it, and an engine asleep wakes.
+     */
+    public void ring(EngineQp qp) {
+        engine.ring(qp);
         runner.wake();
     }
 

@@ -33,7 +33,8 @@ import org.jrdma.verbs.WrOpcode;
  * change of ns per packet even on a busy two-core machine, where perf's two processes and four
  * threads measure mostly who got a core. Modes: write_bw and send_bw stream a window of 16
  * messages; send_lat ping-pongs one SEND each way and reports ns per round trip.
- * Run: java -cp <test classpath> org.jrdma.soft.probe.DataPathProbe MODE [size] [seconds]
+ * Run: java -cp <test classpath> org.jrdma.soft.probe.DataPathProbe MODE [size] [seconds] [idle QPs]
+ * (idle QPs: that many more connected QP pairs that carry nothing, beside the measured one)
  * (the same file, with its two engine imports adjusted, runs against an older build to compare).
  */
 public final class DataPathProbe {
@@ -44,11 +45,12 @@ public final class DataPathProbe {
         String mode = args.length > 0 ? args[0] : "send_lat";
         int size = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        int idle = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         SoftOptions invoker = SoftOptions.defaults().threading(ThreadingMode.INVOKER);
         SoftDevice da = FreshDevices.fresh("probe_a", invoker);
         SoftDevice db = FreshDevices.fresh("probe_b", invoker);
         try (Context a = da.open(); Context b = db.open(); Arena arena = Arena.ofShared()) {
-            new DataPathProbe(a, b, arena, size).run(mode, seconds);
+            new DataPathProbe(a, b, arena, size, idle).run(mode, seconds);
         }
     }
 
@@ -62,7 +64,7 @@ public final class DataPathProbe {
     private final MemoryRegion mb;
     private final WorkCompletion[] wc = new WorkCompletion[WINDOW];
 
-    private DataPathProbe(Context a, Context b, Arena arena, int size) {
+    private DataPathProbe(Context a, Context b, Arena arena, int size, int idle) {
         this.a = a;
         this.b = b;
         ProtectionDomain pa = a.allocPd();
@@ -78,6 +80,12 @@ public final class DataPathProbe {
         connect(qb, qa.qpNum(), a);
         for (int i = 0; i < wc.length; i++) {
             wc[i] = new WorkCompletion();
+        }
+        for (int i = 0; i < idle; i++) {
+            QueuePair ia = pa.createQp(new QpInitAttr().cq(cqa).cap(new QpCap(4, 4, 1, 1, 0)));
+            QueuePair ib = pb.createQp(new QpInitAttr().cq(cqb).cap(new QpCap(4, 4, 1, 1, 0)));
+            connect(ia, ib.qpNum(), b);
+            connect(ib, ia.qpNum(), a);
         }
     }
 
