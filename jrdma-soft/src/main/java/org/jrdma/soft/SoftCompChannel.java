@@ -31,6 +31,17 @@ public final class SoftCompChannel implements CompletionChannel {
         } finally {
             lock.unlock();
         }
+        context.hca().eventPosted();
+    }
+
+    /** Whether getEvent has something to return (an event, or the channel closed). */
+    private boolean eventOrClosed() {
+        lock.lock();
+        try {
+            return !events.isEmpty() || closed;
+        } finally {
+            lock.unlock();
+        }
     }
 
     void attach() {
@@ -54,8 +65,14 @@ public final class SoftCompChannel implements CompletionChannel {
 
     @Override
     public CompletionQueue getEvent(Duration timeout) {
-        long remaining = timeout.toNanos();
-        context.hca().appBlocking(); // the engine thread moves the packets while we wait
+        long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4); // no overflow for "for ever"
+        // Run the engine on this thread until the event comes (one hop from packet to waiter);
+        // when another thread drives already, the device thread moves the packets while we wait.
+        boolean blocks = !eventOrClosed() && !context.hca().driveUntil(this::eventOrClosed, deadline);
+        if (blocks) {
+            context.hca().waiterBlocks();
+        }
+        long remaining = deadline - System.nanoTime();
         lock.lock();
         try {
             while (events.isEmpty()) {
@@ -74,6 +91,9 @@ public final class SoftCompChannel implements CompletionChannel {
             throw new VerbsException(Errno.EAGAIN, "get_cq_event: interrupted", e);
         } finally {
             lock.unlock();
+            if (blocks) {
+                context.hca().waiterDone();
+            }
         }
     }
 
@@ -103,6 +123,7 @@ public final class SoftCompChannel implements CompletionChannel {
         } finally {
             lock.unlock();
         }
+        context.hca().eventPosted();
         context.forget(this);
     }
 

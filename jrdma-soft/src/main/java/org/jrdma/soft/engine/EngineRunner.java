@@ -1,8 +1,11 @@
 package org.jrdma.soft.engine;
 
 import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jrdma.soft.net.Datagrams;
@@ -61,6 +64,12 @@ final class EngineRunner {
     private volatile boolean pendingWork;
     private volatile boolean sleeping;
     private volatile long lastAppProgressNanos = System.nanoTime() - (1L << 40);
+    /** An application thread waits for a completion event and runs the engine itself ({@link #driveUntil}). */
+    private final AtomicBoolean driving = new AtomicBoolean();
+    /** The thread of {@link #driveUntil} while it drives, else null. */
+    private volatile Thread driver;
+    /** Waiters blocked on a channel while another thread drove ({@link #waiterBlocks}). */
+    private final AtomicInteger blockedWaiters = new AtomicInteger();
     private Thread thread;
 
     /**
@@ -107,6 +116,12 @@ final class EngineRunner {
             return 0;
         } finally {
             lock.unlock();
+            if (driver != null && driver != Thread.currentThread()) {
+                // A waiter drives the engine and sleeps in the socket for as long as the timers and
+                // ACKs of its own last pass allowed; this pass may have held an ACK, armed a timer or
+                // taken the datagram that would have woken it: it must look again.
+                datagrams.wakeup();
+            }
         }
     }
 
@@ -161,6 +176,79 @@ final class EngineRunner {
         LockSupport.unpark(thread);
     }
 
+    /**
+     * The caller waits for what a pass produces — a completion event, {@code done} — and runs
+     * the engine itself meanwhile, sleeping in the socket between passes, so that an arriving
+     * packet wakes the waiter directly: one hop, where waiting on a condition takes two (the
+     * packet wakes the device thread, whose pass then wakes the waiter) and keeps the device
+     * thread spinning beside it on a small machine. Held ACKs leave on its next pass and no
+     * sleep outlasts the earliest timer, as on the device thread; the device thread stands
+     * aside meanwhile. Returns false at once, having done nothing, in INVOKER mode or when
+     * another thread drives already (the caller then waits as before); else true when
+     * {@code done} or the deadline came.
+     */
+    boolean driveUntil(BooleanSupplier done, long deadlineNanos) {
+        if (threading == ThreadingMode.INVOKER || thread == null || !driving.compareAndSet(false, true)) {
+            return false;
+        }
+        driver = Thread.currentThread();
+        try {
+            datagrams.wakeup(); // the device thread, if asleep in the socket, leaves it to us
+            while (running && !Thread.currentThread().isInterrupted()) {
+                lastAppProgressNanos = System.nanoTime();
+                int work = doWork(false);
+                if (done.getAsBoolean()) {
+                    return true;
+                }
+                long now = System.nanoTime();
+                long left = deadlineNanos - now;
+                if (left <= 0) {
+                    return true;
+                }
+                if (work > 0 || pass.acksHeld()) {
+                    continue; // more may be waiting; an ACK held in this pass leaves in the next
+                }
+                long wait = Math.min(Math.min(left, pass.nanosUntilNextTimer(clock.nanoTime())), datagrams.releaseDue());
+                if (wait <= 0 || done.getAsBoolean()) {
+                    continue; // a timer is due now, or the event came from another thread's pass
+                }
+                // An event posted from here on wakes the socket (eventPosted), so it is not slept through.
+                datagrams.await(wait);
+            }
+            return true;
+        } catch (IOException e) {
+            if (running) {
+                onFailure.accept(e);
+            }
+            return true;
+        } finally {
+            driver = null;
+            driving.set(false);
+            lastAppProgressNanos = System.nanoTime(); // it polls next: the device thread keeps standing aside
+            if (blockedWaiters.get() > 0) {
+                appBlocking(); // unless others still wait on a channel: the device thread serves them now
+            }
+        }
+    }
+
+    /** A waiter blocks on a channel while another thread drives: the device thread serves it once that one stops. */
+    void waiterBlocks() {
+        blockedWaiters.incrementAndGet();
+        appBlocking();
+    }
+
+    /** The waiter of {@link #waiterBlocks} returned. */
+    void waiterDone() {
+        blockedWaiters.decrementAndGet();
+    }
+
+    /** A completion event was queued on a channel: a waiter driving the engine asleep in the socket wakes. */
+    void eventPosted() {
+        if (driving.get()) {
+            datagrams.wakeup();
+        }
+    }
+
     /** Tells the engine that there is something to send (called after post_send / modify). */
     void wake() {
         pendingWork = true;
@@ -174,6 +262,13 @@ final class EngineRunner {
             // What an impairment holds back leaves when due, not at the engine's next pass: the
             // application's thread may sit preempted in the middle of its pass, holding the engine.
             long due = datagrams.releaseDue();
+            if (driving.get()) {
+                // A waiter runs the engine and sleeps in the socket (driveUntil): stay off the
+                // cores; it hands back by polling (the window below) or blocking (appBlocking).
+                LockSupport.parkNanos(Math.min(due, APP_ACTIVE_NANOS));
+                idle.reset();
+                continue;
+            }
             long quiet = System.nanoTime() - lastAppProgressNanos;
             if (quiet < APP_ACTIVE_NANOS) {
                 // The application's own polls drive the engine; stay off the cores until it has

@@ -258,6 +258,29 @@ public final class SoftHca {
         runner.locked(() -> engine.flushAck(qp));
     }
 
+    /**
+     * Waits for {@code done} (a completion event) by running the engine on the caller's thread
+     * ({@link EngineRunner#driveUntil}); false, having done nothing, when the caller must wait
+     * another way.
+     */
+    public boolean driveUntil(java.util.function.BooleanSupplier done, long deadlineNanos) {
+        return runner.driveUntil(done, deadlineNanos);
+    }
+
+    /** A channel waiter blocks (another thread drives): see {@link EngineRunner#waiterBlocks}. */
+    public void waiterBlocks() {
+        runner.waiterBlocks();
+    }
+
+    public void waiterDone() {
+        runner.waiterDone();
+    }
+
+    /** A completion event was queued: wakes a waiter that drives the engine. */
+    public void eventPosted() {
+        runner.eventPosted();
+    }
+
     /** The application is about to block: the engine thread takes over at once. */
     public void appBlocking() {
         runner.appBlocking();
