@@ -1,5 +1,6 @@
 package org.jrdma.soft.net;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.Inet4Address;
@@ -11,10 +12,11 @@ import java.nio.ByteOrder;
 
 /**
  * Turns {@link InetSocketAddress}es into native {@code sockaddr_in}/{@code sockaddr_in6} and
- * back, without allocating while the address does not change: {@link #encode} skips the work
- * when handed the same object as last time, and {@link #decode} returns the same object while
+ * back, without allocating while the address does not change: {@link #encode} keeps the last
+ * few destinations encoded, and {@link #decode} returns the same object while
  * the raw bytes the kernel wrote equal the last ones (the engine relies on that identity, as it
- * does with the JDK's DatagramChannel). One instance per direction per slot; not thread-safe.
+ * does with the JDK's DatagramChannel). One instance per msghdr; not thread-safe. The encode and
+ * decode sides of one instance are separate (a slot is used for sending or for receiving).
  *
  * <p>On an IPv6 socket an IPv4 destination is written as {@code ::ffff:a.b.c.d}, and an
  * IPv4-mapped sender comes back as an {@link Inet4Address}, as the JDK does on a dual-stack socket.
@@ -47,45 +49,79 @@ final class NativeSockaddr {
         return raw;
     }
 
-    /** Writes {@code a} into the raw slot (nothing to do when it is the last one written); returns its length. */
+    /** Destinations encoded lately: the objects, their bytes (a slot each) and lengths. */
+    private static final int CACHED = 8;
+    private final InetSocketAddress[] cachedAddress = new InetSocketAddress[CACHED];
+    private final int[] cachedLength = new int[CACHED];
+    private MemorySegment cache;
+    private int nextSlot;
+    private int lastSlot = -1;
+
+    /**
+     * Writes {@code a} into the raw slot; returns its length. The last few destinations are kept
+     * encoded, found by identity or else by equality (the engine's QPs each hold their own
+     * object for the same peer, and may take turns), so a known peer costs a copy of at most 28
+     * bytes and no allocation; only a new one is encoded.
+     */
     int encode(InetSocketAddress a) throws java.net.SocketException {
-        if (a == lastAddress) {
-            return lastLength;
+        if (lastSlot >= 0 && cachedAddress[lastSlot] == a) {
+            return cachedLength[lastSlot];
         }
+        for (int i = 0; i < CACHED; i++) {
+            InetSocketAddress c = cachedAddress[i];
+            if (c != null && (c == a || sameDestination(c, a))) {
+                MemorySegment.copy(cache, (long) i * 32, raw, 0, cachedLength[i]);
+                lastSlot = i;
+                return cachedLength[i];
+            }
+        }
+        int length = encodeNew(a);
+        if (cache == null) {
+            cache = Arena.ofAuto().allocate(32L * CACHED, 8);
+        }
+        int slot = nextSlot;
+        nextSlot = (nextSlot + 1) % CACHED;
+        MemorySegment.copy(raw, 0, cache, (long) slot * 32, length);
+        cachedAddress[slot] = a;
+        cachedLength[slot] = length;
+        lastSlot = slot;
+        return length;
+    }
+
+    private static boolean sameDestination(InetSocketAddress c, InetSocketAddress a) {
+        // InetSocketAddress.equals compares address and port without allocating; Inet6Address's
+        // ignores the scope, which picks the interface of a link-local address
+        return c.equals(a) && (!(a.getAddress() instanceof Inet6Address a6)
+                || a6.getScopeId() == ((Inet6Address) c.getAddress()).getScopeId());
+    }
+
+    private int encodeNew(InetSocketAddress a) throws java.net.SocketException {
         InetAddress ip = a.getAddress();
         if (ip == null) {
             throw new java.net.SocketException("unresolved address " + a);
         }
         byte[] bytes = ip.getAddress();
-        int length;
+        raw.fill((byte) 0);
         if (!ipv6) {
             if (!(ip instanceof Inet4Address)) {
                 throw new java.net.SocketException("IPv6 destination " + a + " on an IPv4 socket");
             }
-            raw.fill((byte) 0);
             raw.set(FAMILY, 0, (short) LinuxSockets.AF_INET);
             raw.set(PORT, 2, (short) a.getPort());
             MemorySegment.copy(bytes, 0, raw, ValueLayout.JAVA_BYTE, 4, 4);
-            length = LinuxSockets.SOCKADDR_IN;
-        } else {
-            raw.fill((byte) 0);
-            raw.set(FAMILY, 0, (short) LinuxSockets.AF_INET6);
-            raw.set(PORT, 2, (short) a.getPort());
-            if (ip instanceof Inet4Address) {
-                raw.set(ValueLayout.JAVA_BYTE, 18, (byte) 0xFF);
-                raw.set(ValueLayout.JAVA_BYTE, 19, (byte) 0xFF);
-                MemorySegment.copy(bytes, 0, raw, ValueLayout.JAVA_BYTE, 20, 4);
-            } else {
-                MemorySegment.copy(bytes, 0, raw, ValueLayout.JAVA_BYTE, 8, 16);
-                raw.set(U32, 24, ((Inet6Address) ip).getScopeId());
-            }
-            length = LinuxSockets.SOCKADDR_IN6;
+            return LinuxSockets.SOCKADDR_IN;
         }
-        lastAddress = a;
-        lastLength = length;
-        // what was encoded is also what a decode of the same bytes may hand back
-        MemorySegment.copy(raw, 0, last, 0, length);
-        return length;
+        raw.set(FAMILY, 0, (short) LinuxSockets.AF_INET6);
+        raw.set(PORT, 2, (short) a.getPort());
+        if (ip instanceof Inet4Address) {
+            raw.set(ValueLayout.JAVA_BYTE, 18, (byte) 0xFF);
+            raw.set(ValueLayout.JAVA_BYTE, 19, (byte) 0xFF);
+            MemorySegment.copy(bytes, 0, raw, ValueLayout.JAVA_BYTE, 20, 4);
+        } else {
+            MemorySegment.copy(bytes, 0, raw, ValueLayout.JAVA_BYTE, 8, 16);
+            raw.set(U32, 24, ((Inet6Address) ip).getScopeId());
+        }
+        return LinuxSockets.SOCKADDR_IN6;
     }
 
     /**
