@@ -38,6 +38,8 @@ class DatagramsChoiceTest {
         String v = System.getProperty(DatagramsChoice.PROPERTY);
         assertTrue(v != null && !v.isBlank(), "surefire sets " + DatagramsChoice.PROPERTY);
         assertEquals(DatagramsChoice.of(v).factory(), DatagramsChoice.configured().factory());
+        // and every device the suite opens with the defaults takes that door
+        assertSame(DatagramsChoice.of(v).factory(), org.jrdma.soft.SoftOptions.defaults().datagrams());
     }
 
     @Test
