@@ -21,6 +21,10 @@ import java.nio.ReadOnlyBufferException;
  * ({@link #enableGro}; {@link #lastSegmentSize}). Linux x86_64/aarch64 with native access only:
  * {@link #unavailableReason()} says why not elsewhere; {@link UdpDatagrams} stays the portable path.
  *
+ * <p>Over 400 lines because one socket's native state (msghdrs, iovecs, control buffers for
+ * the send, receive, batch and wait paths) lives here in one arena; the downcalls are in
+ * {@link LinuxSockets}, the address conversions in {@link NativeSockaddr}.
+ *
  * <h2>No allocation per packet</h2>
  * The msghdr, iovec, sockaddr and control buffers live in one arena made at bind. A direct
  * buffer is handed to the kernel where it is (its address is looked up once per buffer
