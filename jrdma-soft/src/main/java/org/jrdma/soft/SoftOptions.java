@@ -5,6 +5,7 @@ import org.jrdma.soft.engine.CounterFile;
 import org.jrdma.soft.engine.NanoClock;
 import org.jrdma.soft.engine.SourceCheck;
 import org.jrdma.soft.engine.ThreadingMode;
+import org.jrdma.soft.net.DatagramsChoice;
 import org.jrdma.soft.net.DatagramsFactory;
 import org.jrdma.soft.net.ImpairedDatagrams;
 import org.jrdma.soft.net.Impairment;
@@ -33,9 +34,13 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
      */
     public static final String PCAP_DIR_ENV = "JRDMA_PCAP_DIR";
 
-    /** Counters shared in the configured stats directory ({@value CounterFile#ENV}), no pcap, strict source checks. */
+    /**
+     * Counters shared in the configured stats directory ({@value CounterFile#ENV}), no pcap, strict
+     * source checks, the datagram path {@value DatagramsChoice#PROPERTY} names — {@code nio} (the
+     * DatagramChannel) when unset: the native door stays opt-in in this step (issue 15 step 1).
+     */
     public static SoftOptions defaults() {
-        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsFactory.UDP, null, false,
+        return new SoftOptions(ThreadingMode.DEDICATED, System::nanoTime, DatagramsChoice.configured().factory(), null, false,
                 SourceCheck.configured(), CounterFile.directory().orElse(null), IdleMode.BACKOFF);
     }
 
