@@ -152,6 +152,36 @@ class WorkRequestsListTest {
         assertThat(sg1 - sg0).isGreaterThanOrEqualTo(2 * SGE_BYTES);
     }
 
+    /** Marshalling a warm list (select, fill, end it, relink) allocates nothing: no segment per WR or pointer. */
+    @Test
+    void marshallingAWarmListAllocatesNothing() {
+        WorkRequests w = WorkRequests.forSend(arena, 1, 8);
+        w.ensureRoom(4);
+        SendWorkRequest[] wrs = new SendWorkRequest[4];
+        for (int i = 0; i < 4; i++) {
+            wrs[i] = new SendWorkRequest().wrId(i).opcode(WrOpcode.RDMA_WRITE).rdma(0x1000, 7).sg(new Sge(0x2000, 64, 9));
+        }
+        Runnable round = () -> {
+            for (int i = 0; i < 4; i++) {
+                w.select(i);
+                w.fillSend(wrs[i], MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL);
+            }
+            w.terminate(3);
+            w.relink(3);
+        };
+        for (int i = 0; i < 20_000; i++) {
+            round.run();
+        }
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+                .getThreadMXBean();
+        long before = mx.getCurrentThreadAllocatedBytes();
+        int rounds = 50_000;
+        for (int i = 0; i < rounds; i++) {
+            round.run();
+        }
+        assertThat((mx.getCurrentThreadAllocatedBytes() - before) / rounds).as("bytes allocated per list of four").isLessThan(16);
+    }
+
     @Test
     void aReceiveListIsOneCallThatSeesEveryWrInOrder() {
         WorkRequests w = WorkRequests.forRecv(arena, 1, 16);
