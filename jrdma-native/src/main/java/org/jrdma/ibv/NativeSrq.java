@@ -17,7 +17,6 @@ import org.jrdma.verbs.VerbsException;
 public final class NativeSrq implements SharedReceiveQueue {
     private final NativePd pd;
     private final MemorySegment srq;
-    private final int maxSge;
     private final Arena arena = Arena.ofShared();
     private final WorkRequests recv;
     private boolean closed;
@@ -25,7 +24,6 @@ public final class NativeSrq implements SharedReceiveQueue {
     private NativeSrq(NativePd pd, MemorySegment srq, int maxSge, int maxWr) {
         this.pd = pd;
         this.srq = srq;
-        this.maxSge = maxSge;
         this.recv = WorkRequests.forRecv(arena, maxSge, maxWr);
     }
 

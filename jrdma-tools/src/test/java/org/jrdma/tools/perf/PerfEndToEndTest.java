@@ -339,6 +339,15 @@ class PerfEndToEndTest {
         PerfPair.Result read = ok("read_bw", "-l", "2", "-n", "20", "-s", "256", "--check");
         assertBwRow(read.client().out(), 256, 20);
         assertChecked(read.client().out());
+        PerfPair.Result ud = ok("send_bw", "-c", "UD", "-l", "4", "-n", "40", "-s", "512", "--check");
+        assertBwRow(ud.client().out(), 512, 40);
+        assertChecked(ud.server().out());
+        PerfPair.Result both = ok("write_bw", "-b", "-l", "4", "-n", "40", "-s", "512", "--check");
+        for (ToolRun side : List.of(both.client(), both.server())) {
+            assertThat(side.out()).contains(" Bidirectional Post List BW Test\n");
+            assertBwRow(side.out(), 512, 40);
+            assertChecked(side.out());
+        }
     }
 
     /** -l's bad combinations are usage errors in perftest's words. */
