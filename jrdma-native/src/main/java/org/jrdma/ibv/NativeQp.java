@@ -11,6 +11,7 @@ import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryWindow;
 import org.jrdma.verbs.MwBind;
 import org.jrdma.verbs.MwType;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpInitAttr;
@@ -23,12 +24,14 @@ import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.Sge;
 import org.jrdma.verbs.SgList;
 import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.spi.PostLists;
 import org.jrdma.verbs.spi.QpTransitions;
 
 /**
  * {@code struct ibv_qp *}. modify_qp is checked against {@link QpTransitions} first, so a refused
  * call modifies nothing, as with the soft provider. post_send and post_recv go through the ops
- * table from one preallocated native WR per queue, under that queue's lock.
+ * table from a preallocated native post list per queue (grown to the longest list posted, at most
+ * the queue's depth), one call per list, under that queue's lock.
  *
  * <p>Everything handed to native code is checked first: SGE counts against the preallocated room,
  * and the objects a WR points to (AH, MW, MR) must be live. With IBV_SEND_INLINE the provider
@@ -60,8 +63,8 @@ public final class NativeQp implements QueuePair {
         this.recvCq = recvCq;
         this.srq = srq;
         this.cap = c.cap();
-        this.send = WorkRequests.forSend(arena, Math.max(1, cap.maxSendSge()));
-        this.recv = WorkRequests.forRecv(arena, Math.max(1, cap.maxRecvSge()));
+        this.send = WorkRequests.forSend(arena, Math.max(1, cap.maxSendSge()), Math.max(1, cap.maxSendWr()));
+        this.recv = WorkRequests.forRecv(arena, Math.max(1, cap.maxRecvSge()), Math.max(1, cap.maxRecvWr()));
     }
 
     static NativeQp create(NativePd pd, QpInitAttr init) {
@@ -187,46 +190,103 @@ public final class NativeQp implements QueuePair {
         }
     }
 
+    /** ibv_post_recv of {@code wr} and its {@code next} chain: one ops.post_recv call (see {@link WorkRequests#postRecvs}). */
     @Override
     public void postRecv(RecvWorkRequest wr) {
         synchronized (recvLock) {
-            ensureOpen("ibv_post_recv");
+            if (closed) {
+                throw PostException.of(new VerbsException(Errno.EINVAL, "ibv_post_recv: the QP was closed"), wr, 0);
+            }
             if (srq != null) {
-                throw new VerbsException(Errno.EINVAL, "ibv_post_recv: the QP receives from its SRQ; post there");
+                throw PostException.of(new VerbsException(Errno.EINVAL, "ibv_post_recv: the QP receives from its SRQ; post"
+                        + " there"), wr, 0);
             }
-            checkSges("ibv_post_recv", wr.sgList, recv.maxSge());
-            recv.fillRecv(wr);
-            int rc = recv.post(pd.context.ops.postRecv, qp);
-            if (rc != 0) {
-                throw Native.failure("ibv_post_recv", rc < 0 ? -rc : rc);
-            }
+            recv.postRecvs(pd.context.ops.postRecv, qp, wr, "ibv_post_recv", "the queue was granted", "max_recv_wr");
         }
     }
 
+    /**
+     * ibv_post_send of {@code head} and its {@code next} chain: each WR checked and marshalled into
+     * the preallocated native list, linked through {@code next}, then one ops.post_send call; the
+     * bad_wr it returns is mapped back to the Java WR. A WR refused here (before the call) ends the
+     * list there: the ones before it are posted. A list longer than the granted max_send_wr fails
+     * with ENOMEM at the WR past it.
+     */
     @Override
-    public void postSend(SendWorkRequest wr) {
+    public void postSend(SendWorkRequest head) {
         synchronized (sendLock) {
-            ensureOpen("ibv_post_send");
-            checkSges("ibv_post_send", wr.sgList, send.maxSge());
-            switch (wr.opcode) {
-                case TSO, FLUSH, ATOMIC_WRITE -> throw new VerbsException(Errno.EOPNOTSUPP,
-                        "ibv_post_send: opcode " + wr.opcode + " is not supported by jrdma-native");
-                default -> { }
+            if (closed) {
+                throw PostException.of(new VerbsException(Errno.EINVAL, "ibv_post_send: the QP was closed"), head, 0);
             }
-            boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
-            if (inline || wr.opcode == org.jrdma.verbs.WrOpcode.BIND_MW || type == QpType.UD) {
+            int length = head.next == null ? 1 : PostLists.length(head);
+            if (length < 0) {
+                throw PostException.cyclic("ibv_post_send", head);
+            }
+            int n = Math.min(length, send.maxWrs());
+            send.ensureRoom(n);
+            if (needsContextLock(head, n)) {
                 // The objects these point to may be closed by another thread: check and post under the
                 // context's lock, which their close takes too.
                 synchronized (pd.context) {
-                    postChecked(wr, inline);
+                    postList(head, n, length);
                 }
             } else {
-                post(wr, MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL);
+                postList(head, n, length);
             }
         }
     }
 
-    private void postChecked(SendWorkRequest wr, boolean inline) {
+    /** Inline data, BIND_MW and UD address handles point to objects another thread may close. */
+    private boolean needsContextLock(SendWorkRequest head, int n) {
+        SendWorkRequest wr = head;
+        for (int i = 0; i < n; i++, wr = wr.next) {
+            if ((wr.sendFlags & SendFlags.INLINE) != 0 || wr.opcode == org.jrdma.verbs.WrOpcode.BIND_MW || type == QpType.UD) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void postList(SendWorkRequest head, int n, int length) {
+        binds = 0;
+        VerbsException refused = null;
+        int filled = 0;
+        SendWorkRequest wr = head;
+        for (; filled < n; filled++, wr = wr.next) {
+            try {
+                fill(filled, wr);
+            } catch (VerbsException e) {
+                refused = e;
+                break;
+            }
+        }
+        if (refused == null && filled < length) {
+            refused = send.tooLong("ibv_post_send", length, "max_send_wr");
+        }
+        if (filled > 0) {
+            int rc = send.post(pd.context.ops.postSend, qp, filled);
+            if (rc != 0) {
+                int bad = send.badIndex(filled);
+                bound(bad);
+                SendWorkRequest badWr = PostLists.at(head, bad);
+                throw PostException.of(Native.failure("ibv_post_send " + badWr.opcode, rc < 0 ? -rc : rc), badWr, bad);
+            }
+            bound(filled);
+        }
+        if (refused != null) {
+            throw PostException.of(refused, wr, filled);
+        }
+    }
+
+    /** Checks WR {@code index} of a list and marshals it there. */
+    private void fill(int index, SendWorkRequest wr) {
+        checkSges("ibv_post_send", wr.sgList, send.maxSge());
+        switch (wr.opcode) {
+            case TSO, FLUSH, ATOMIC_WRITE -> throw new VerbsException(Errno.EOPNOTSUPP,
+                    "ibv_post_send: opcode " + wr.opcode + " is not supported by jrdma-native");
+            default -> { }
+        }
+        boolean inline = (wr.sendFlags & SendFlags.INLINE) != 0;
         if (inline) {
             long total = wr.sgList.totalLength();
             if (total > cap.maxInlineData()) {
@@ -259,21 +319,59 @@ public final class NativeQp implements QueuePair {
                 throw new VerbsException(Errno.EINVAL, "ibv_post_send BIND_MW: no bind (MwBind) given");
             }
             NativeMr mr = liveRegion(b.mr(), "ibv_post_send BIND_MW");
-            int rkey = mw.nextRkey();
-            post(wr, ah, mw.handle(), rkey, mr.handle());
-            IbvCalls.setMwRkey(mw.handle(), rkey);
-            mw.bound(rkey, mr);
+            int rkey = nextRkey(mw);
+            send.select(index);
+            send.fillSend(wr, ah, mw.handle(), rkey, mr.handle());
+            pendBind(index, mw, rkey, mr);
             return;
         }
-        post(wr, ah, MemorySegment.NULL, 0, MemorySegment.NULL);
+        send.select(index);
+        send.fillSend(wr, ah, MemorySegment.NULL, 0, MemorySegment.NULL);
     }
 
-    private void post(SendWorkRequest wr, MemorySegment ah, MemorySegment mw, int bindRkey, MemorySegment mr) {
-        send.fillSend(wr, ah, mw, bindRkey, mr);
-        int rc = send.post(pd.context.ops.postSend, qp);
-        if (rc != 0) {
-            throw Native.failure("ibv_post_send " + wr.opcode, rc < 0 ? -rc : rc);
+    // BIND_MWs of the list being posted: applied to their windows once the post took them.
+    private NativeMw[] bindMw = new NativeMw[1];
+    private NativeMr[] bindMr = new NativeMr[1];
+    private int[] bindRkey = new int[1];
+    private int[] bindAt = new int[1];
+    private int binds;
+
+    /** The window's next rkey, after any bind of it earlier in the list. */
+    private int nextRkey(NativeMw mw) {
+        for (int i = binds - 1; i >= 0; i--) {
+            if (bindMw[i] == mw) {
+                return (bindRkey[i] & 0xFFFFFF00) | ((bindRkey[i] + 1) & 0xFF);
+            }
         }
+        return mw.nextRkey();
+    }
+
+    private void pendBind(int index, NativeMw mw, int rkey, NativeMr mr) {
+        if (binds == bindMw.length) {
+            int n = binds * 2;
+            bindMw = java.util.Arrays.copyOf(bindMw, n);
+            bindMr = java.util.Arrays.copyOf(bindMr, n);
+            bindRkey = java.util.Arrays.copyOf(bindRkey, n);
+            bindAt = java.util.Arrays.copyOf(bindAt, n);
+        }
+        bindMw[binds] = mw;
+        bindMr[binds] = mr;
+        bindRkey[binds] = rkey;
+        bindAt[binds] = index;
+        binds++;
+    }
+
+    /** Records the binds of the list's first {@code posted} WRs (the library took those). */
+    private void bound(int posted) {
+        for (int i = 0; i < binds; i++) {
+            if (bindAt[i] < posted) {
+                IbvCalls.setMwRkey(bindMw[i].handle(), bindRkey[i]);
+                bindMw[i].bound(bindRkey[i], bindMr[i]);
+            }
+            bindMw[i] = null;
+            bindMr[i] = null;
+        }
+        binds = 0;
     }
 
     private boolean inLiveRegion(long addr, long length) {

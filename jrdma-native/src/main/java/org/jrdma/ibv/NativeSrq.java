@@ -7,25 +7,24 @@ import org.jrdma.ibv.ffi.IbvCalls;
 import org.jrdma.ibv.ffi.Native;
 import org.jrdma.ibv.ffi.WorkRequests;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SharedReceiveQueue;
 import org.jrdma.verbs.SrqInitAttr;
 import org.jrdma.verbs.VerbsException;
 
-/** {@code struct ibv_srq *}: receives posted through ops.post_srq_recv from a preallocated WR. */
+/** {@code struct ibv_srq *}: receives posted through ops.post_srq_recv from a preallocated native post list. */
 public final class NativeSrq implements SharedReceiveQueue {
     private final NativePd pd;
     private final MemorySegment srq;
-    private final int maxSge;
     private final Arena arena = Arena.ofShared();
     private final WorkRequests recv;
     private boolean closed;
 
-    private NativeSrq(NativePd pd, MemorySegment srq, int maxSge) {
+    private NativeSrq(NativePd pd, MemorySegment srq, int maxSge, int maxWr) {
         this.pd = pd;
         this.srq = srq;
-        this.maxSge = maxSge;
-        this.recv = WorkRequests.forRecv(arena, maxSge);
+        this.recv = WorkRequests.forRecv(arena, maxSge, maxWr);
     }
 
     static NativeSrq create(NativePd pd, SrqInitAttr attr) {
@@ -34,8 +33,8 @@ public final class NativeSrq implements SharedReceiveQueue {
                     + " not negative: " + attr);
         }
         MemorySegment srq = IbvCalls.createSrq(pd.pd, attr.maxWr(), attr.maxSge(), attr.srqLimit());
-        int granted = IbvCalls.querySrq(srq)[1];
-        NativeSrq s = new NativeSrq(pd, srq, Math.max(granted, attr.maxSge()));
+        int[] granted = IbvCalls.querySrq(srq);
+        NativeSrq s = new NativeSrq(pd, srq, Math.max(granted[1], attr.maxSge()), Math.max(granted[0], attr.maxWr()));
         pd.context.srqs.add(srq, s);
         return s;
     }
@@ -52,20 +51,13 @@ public final class NativeSrq implements SharedReceiveQueue {
         return closed;
     }
 
+    /** ibv_post_srq_recv of {@code wr} and its {@code next} chain: one call (see {@link WorkRequests#postRecvs}). */
     @Override
     public synchronized void postRecv(RecvWorkRequest wr) {
         if (closed) {
-            throw new VerbsException(Errno.EINVAL, "ibv_post_srq_recv: the SRQ was closed");
+            throw PostException.of(new VerbsException(Errno.EINVAL, "ibv_post_srq_recv: the SRQ was closed"), wr, 0);
         }
-        if (wr.sgList.count() > maxSge) {
-            throw new VerbsException(Errno.EINVAL, "ibv_post_srq_recv: " + wr.sgList.count() + " SGEs, the SRQ takes "
-                    + maxSge);
-        }
-        recv.fillRecv(wr);
-        int rc = recv.post(pd.context.ops.postSrqRecv, srq);
-        if (rc != 0) {
-            throw Native.failure("ibv_post_srq_recv", rc < 0 ? -rc : rc);
-        }
+        recv.postRecvs(pd.context.ops.postSrqRecv, srq, wr, "ibv_post_srq_recv", "the SRQ takes", "max_wr");
     }
 
     @Override

@@ -53,6 +53,62 @@ class NativeHotPathAllocationTest {
         }
     }
 
+    /** Post lists (issue 15): four receives and four SENDs, each as one list, allocate nothing either. */
+    @org.junit.jupiter.api.Test
+    void warmListRoundsAllocateNothing() {
+        NativeFixture fx = NativeFixture.get();
+        try (Context ctx = fx.openContext();
+                Loopback lb = Loopback.open(ctx, fx.port(), fx.gidIndex(), Loopback.Options.defaults()
+                        .withMrAccess(ACCESS).withQpAccess(ACCESS).withCap(new QpCap(16, 16, 1, 1, 64)))) {
+            Endpoint a = lb.a();
+            Endpoint b = lb.b();
+            int n = 4;
+            RecvWorkRequest[] recvs = new RecvWorkRequest[n];
+            SendWorkRequest[] sends = new SendWorkRequest[n];
+            for (int i = n - 1; i >= 0; i--) {
+                recvs[i] = new RecvWorkRequest().wrId(10 + i).sg(new Sge(b.recvMr.addr() + 1024L * i, 1024, b.recvMr.lkey()))
+                        .next(i + 1 < n ? recvs[i + 1] : null);
+                sends[i] = new SendWorkRequest().wrId(20 + i).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED)
+                        .sg(new Sge(a.sendMr.addr() + 1024L * i, 1000, a.sendMr.lkey())).next(i + 1 < n ? sends[i + 1] : null);
+            }
+            WorkCompletion[] wc = {new WorkCompletion()};
+            Runnable round = () -> {
+                b.qp.postRecv(recvs[0]);
+                a.qp.postSend(sends[0]);
+                for (int i = 0; i < n; i++) {
+                    awaitOne(a.sendCq, wc, 20 + i);
+                }
+                for (int i = 0; i < n; i++) {
+                    awaitOne(b.recvCq, wc, 10 + i);
+                }
+            };
+            for (int i = 0; i < 2_000; i++) {
+                round.run();
+            }
+            com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long before = mx.getCurrentThreadAllocatedBytes();
+            int rounds = 5_000;
+            for (int i = 0; i < rounds; i++) {
+                round.run();
+            }
+            long perRound = (mx.getCurrentThreadAllocatedBytes() - before) / rounds;
+            assertThat(perRound).as("bytes allocated per round of two lists of four on " + ctx.device().name()).isLessThan(16);
+        }
+    }
+
+    private static void awaitOne(org.jrdma.verbs.CompletionQueue cq, WorkCompletion[] wc, long wrId) {
+        long start = System.nanoTime();
+        while (cq.poll(wc, 1) == 0) {
+            if (System.nanoTime() - start > Duration.ofSeconds(30).toNanos()) {
+                throw new AssertionError("no completion within 30 s");
+            }
+            Thread.onSpinWait();
+        }
+        if (!wc[0].ok() || wc[0].wrId != wrId) {
+            throw new AssertionError("expected wr_id " + wrId + ": " + wc[0]);
+        }
+    }
+
     private static final class Rounds implements Runnable {
         private final Endpoint a;
         private final Endpoint b;

@@ -11,6 +11,7 @@ import org.jrdma.soft.transport.TransportQp;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpAttrMask;
@@ -43,6 +44,7 @@ public final class SoftQp implements QueuePair, EngineQp {
     private int pkeyIndex;
     private int portNum;
     private boolean closed;
+    private long doorbells;
 
     SoftQp(SoftPd pd, SoftHca hca, int qpn, QpInitAttr init) {
         if (init.qpType() != QpType.RC && init.qpType() != QpType.UC && !init.qpType().isDatagram()) {
@@ -264,24 +266,52 @@ public final class SoftQp implements QueuePair, EngineQp {
         return a;
     }
 
+    /** ibv_post_recv of {@code wr} and its {@code next} chain, under one acquisition of this QP's monitor. */
     @Override
     public void postRecv(RecvWorkRequest wr) {
         synchronized (this) {
-            checkOpen("post_recv");
+            if (closed) {
+                throw PostException.of(new VerbsException(Errno.EINVAL, "post_recv: the QP was destroyed"), wr, 0);
+            }
             transport.postRecv(wr);
         }
         // A receive can unblock nothing on the send side; the responder looks at the RQ when
         // the next request arrives (an RNR'd sender retries on its own timer).
     }
 
+    /**
+     * ibv_post_send of {@code wr} and its {@code next} chain: checked and queued under one
+     * acquisition of this QP's monitor, then one doorbell (wake the engine, progress on this
+     * thread) after the last WR queued — also when a later WR was refused, so that the ones
+     * before it go.
+     */
     @Override
     public void postSend(SendWorkRequest wr) {
+        PostException refused = null;
         synchronized (this) {
-            checkOpen("post_send");
-            transport.postSend(wr);
+            if (closed) {
+                throw PostException.of(new VerbsException(Errno.EINVAL, "post_send: the QP was destroyed"), wr, 0);
+            }
+            try {
+                transport.postSend(wr);
+            } catch (PostException e) {
+                if (e.posted() == 0) {
+                    throw e;
+                }
+                refused = e;
+            }
+            doorbells++;
         }
         hca.ring(this);
         hca.progressAfterPost(); // send now on this thread if the engine is free (rxe runs the requester inline too)
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    /** How many post_send calls rang the doorbell (one per list): for tests of post lists. */
+    synchronized long doorbells() {
+        return doorbells;
     }
 
     @Override

@@ -5,6 +5,7 @@ import org.jrdma.soft.transport.RecvQueue;
 import org.jrdma.soft.transport.RecvWqe;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SharedReceiveQueue;
 import org.jrdma.verbs.SrqInitAttr;
@@ -36,14 +37,15 @@ public final class SoftSrq implements SharedReceiveQueue, ReceiveSource {
         armLimit(attr.srqLimit());
     }
 
+    /** ibv_post_srq_recv of {@code wr} and its {@code next} chain, under one acquisition of the queue's monitor. */
     @Override
     public void postRecv(RecvWorkRequest wr) {
         synchronized (this) {
             if (closed) {
-                throw new VerbsException(Errno.EINVAL, "post_srq_recv: the SRQ was destroyed");
+                throw PostException.of(new VerbsException(Errno.EINVAL, "post_srq_recv: the SRQ was destroyed"), wr, 0);
             }
         }
-        queue.post(wr, pd.hca().memory(), pd.id(), "post_srq_recv");
+        queue.postList(wr, pd.hca().memory(), pd.id(), "post_srq_recv");
     }
 
     @Override

@@ -69,8 +69,62 @@ class HotPathAllocationTest {
         }
     }
 
+    /** Post lists (issue 15): a list of four receives and one of four SENDs per round allocate nothing either. */
+    @org.junit.jupiter.api.Test
+    void listRoundsAllocateNothingOnceWarm() {
+        SoftDevice dev = FreshDevices.fresh("alloc-list", SoftOptions.defaults().threading(ThreadingMode.INVOKER));
+        try (RcPair p = new RcPair(dev, Mtu.MTU_1024, 14, 7, 7, 12, 1 << 16, ACCESS, ACCESS, 4)) {
+            long perRound = measure(new ListRounds(p), false);
+            assertThat(perRound).as("bytes allocated per round of two lists of four").isLessThan(16);
+        }
+    }
+
+    /** Four SENDs as one list onto four receives posted as one list; every completion awaited. */
+    private static final class ListRounds implements Runnable {
+        private static final int N = 4;
+        private final RcPair p;
+        private final RecvWorkRequest[] recvs = new RecvWorkRequest[N];
+        private final SendWorkRequest[] sends = new SendWorkRequest[N];
+        private final WorkCompletion[] wc = {new WorkCompletion()};
+
+        ListRounds(RcPair p) {
+            this.p = p;
+            for (int i = N - 1; i >= 0; i--) {
+                recvs[i] = new RecvWorkRequest().wrId(10 + i).sg(new Sge(p.mrB.addr() + 1024L * i, 1024, p.mrB.lkey()))
+                        .next(i + 1 < N ? recvs[i + 1] : null);
+                sends[i] = new SendWorkRequest().wrId(20 + i).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED)
+                        .sg(new Sge(p.mrA.addr() + 1024L * i, 1000, p.mrA.lkey())).next(i + 1 < N ? sends[i + 1] : null);
+            }
+        }
+
+        @Override
+        public void run() {
+            p.b.postRecv(recvs[0]);
+            p.a.postSend(sends[0]);
+            for (int i = 0; i < N; i++) {
+                await(p.cqA, 20 + i);
+            }
+            for (int i = 0; i < N; i++) {
+                await(p.cqB, 10 + i);
+            }
+        }
+
+        private void await(org.jrdma.verbs.CompletionQueue cq, long wrId) {
+            long spins = 0;
+            while (cq.poll(wc) == 0) {
+                p.hca().doWork();
+                if (++spins > 50_000_000L) {
+                    throw new AssertionError("no completion");
+                }
+            }
+            if (wc[0].status != WcStatus.SUCCESS || wc[0].wrId != wrId) { // no AssertJ: it would allocate
+                throw new AssertionError("expected wr_id " + wrId + ": " + wc[0]);
+            }
+        }
+    }
+
     /** Warms up, then returns the bytes allocated per round (this thread, or every thread). */
-    private static long measure(Rounds r, boolean allThreads) {
+    private static long measure(Runnable r, boolean allThreads) {
         for (int i = 0; i < 5_000; i++) {
             r.run();
         }

@@ -3,6 +3,7 @@ package org.jrdma.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jrdma.testkit.VerbsAssertions.assertCompletion;
 import static org.jrdma.testkit.VerbsAssertions.assertFails;
+import static org.jrdma.testkit.VerbsAssertions.assertPostFails;
 import static org.jrdma.verbs.QpState.ERR;
 import static org.jrdma.verbs.QpState.INIT;
 import static org.jrdma.verbs.QpState.RESET;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QueuePair;
@@ -141,7 +143,164 @@ public abstract class QpPostingSuite extends QpSuiteBase {
         assertNoCompletion(a.sendCq, "A's send CQ: nothing left from before RESET");
     }
 
+    // ---- post lists (ibv_post_send's wr->next) --------------------------------------------------
+
+    /**
+     * A list of four SENDs, each a different length, posted as one call onto a list of four
+     * receives posted as one call: the sends complete in list order with their wr_ids, and each
+     * receive takes the send of its place (its byte_len).
+     */
+    @Test
+    void aSendListOntoAReceiveListCompletesInListOrder() {
+        Loopback lb = loopback(Loopback.Options.defaults().withCap(CAP));
+        Loopback.Endpoint a = lb.a();
+        Loopback.Endpoint b = lb.b();
+        RecvWorkRequest[] recvs = new RecvWorkRequest[4];
+        SendWorkRequest[] sends = new SendWorkRequest[4];
+        for (int i = 3; i >= 0; i--) {
+            recvs[i] = new RecvWorkRequest().wrId(20 + i).sg(Sge.of(b.recvMr, 256L * i, 256)).next(i < 3 ? recvs[i + 1] : null);
+            sends[i] = new SendWorkRequest().wrId(10 + i).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, 16 * (i + 1)))
+                    .next(i < 3 ? sends[i + 1] : null);
+        }
+        b.qp.postRecv(recvs[0]);
+        a.qp.postSend(sends[0]);
+        List<WorkCompletion> sent = awaitCompletions(a.sendCq, 4, "the four SENDs of the list");
+        List<WorkCompletion> received = awaitCompletions(b.recvCq, 4, "the four receives of the list");
+        for (int i = 0; i < 4; i++) {
+            assertCompletion(sent.get(i), 10 + i, WcStatus.SUCCESS);
+            assertCompletion(received.get(i), 20 + i, WcStatus.SUCCESS);
+            assertThat(received.get(i).byteLen).as("byte_len of receive %d", i).isEqualTo(16 * (i + 1));
+        }
+        assertNoCompletion(a.sendCq, "A's send CQ after the list");
+    }
+
+    /**
+     * ibv_post_send.3: a WR refused in the middle of a list leaves the ones before it posted (they
+     * complete) and it and the rest unposted; the exception names it, and how many went. Here WR
+     * 2 of 5 has one SGE more than the QP was granted (EINVAL).
+     */
+    @Test
+    void aBadWrInTheMiddleOfASendListPostsTheOnesBeforeItOnly() {
+        Loopback lb = loopback(Loopback.Options.defaults().withCap(CAP));
+        Loopback.Endpoint a = lb.a();
+        Loopback.Endpoint b = lb.b();
+        for (int i = 0; i < 5; i++) {
+            b.qp.postRecv(new RecvWorkRequest().wrId(100 + i).sg(Sge.of(b.recvMr, 64L * i, 64)));
+        }
+        SendWorkRequest[] sends = sendList(a, 5);
+        Sge[] tooMany = new Sge[a.qp.cap().maxSendSge() + 1];
+        java.util.Arrays.fill(tooMany, Sge.of(a.sendMr, 0, 8));
+        sends[2].sg(tooMany);
+        PostException e = assertPostFails(Errno.EINVAL, () -> a.qp.postSend(sends[0]));
+        assertThat(e.badSendWr()).as("bad_wr").isSameAs(sends[2]);
+        assertThat(e.posted()).as("WRs posted before bad_wr").isEqualTo(2);
+        List<WorkCompletion> sent = awaitCompletions(a.sendCq, 2, "the two SENDs before the bad WR");
+        assertCompletion(sent.get(0), 0, WcStatus.SUCCESS);
+        assertCompletion(sent.get(1), 1, WcStatus.SUCCESS);
+        awaitCompletions(b.recvCq, 2, "the receives of the two SENDs");
+        assertNoCompletion(a.sendCq, "A's send CQ: the bad WR and the two after it were not posted");
+        assertNoCompletion(b.recvCq, "B's receive CQ: only two SENDs arrived");
+        a.qp.postSend(new SendWorkRequest().wrId(99).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, 64)));
+        assertCompletion(awaitCompletion(a.sendCq, "a SEND posted after the failed list"), 99, WcStatus.SUCCESS);
+    }
+
+    /** The same for a receive list: WR 1 of 3 is refused; moving the QP to ERR flushes only WR 0. */
+    @Test
+    void aBadWrInTheMiddleOfAReceiveListPostsTheOnesBeforeItOnly() {
+        Loopback.Endpoint a = loopback(Loopback.Options.defaults().withCap(CAP)).a();
+        RecvWorkRequest[] recvs = recvList(a, 3);
+        Sge[] tooMany = new Sge[a.qp.cap().maxRecvSge() + 1];
+        java.util.Arrays.fill(tooMany, Sge.of(a.recvMr, 0, 8));
+        recvs[1].sg(tooMany);
+        PostException e = assertPostFails(Errno.EINVAL, () -> a.qp.postRecv(recvs[0]));
+        assertThat(e.badRecvWr()).as("bad_wr").isSameAs(recvs[1]);
+        assertThat(e.posted()).as("WRs posted before bad_wr").isEqualTo(1);
+        a.qp.modify(new QpAttr().state(ERR));
+        assertFlushedInOrder(awaitCompletions(a.recvCq, 1, "the one receive posted before the bad WR"), 300, a.qp.qpNum());
+        assertNoCompletion(a.recvCq, "A's receive CQ: the bad WR and the one after it were not posted");
+    }
+
+    /** A cyclic list would never end: refused with EINVAL, nothing posted, the head named. */
+    @Test
+    void aCyclicSendListIsRefusedAndPostsNothing() {
+        QueuePair qp = qpIn(RTS);
+        SendWorkRequest a = send(1, SendFlags.SIGNALED);
+        SendWorkRequest b = send(2, SendFlags.SIGNALED);
+        SendWorkRequest c = send(3, SendFlags.SIGNALED);
+        a.next(b);
+        b.next(c);
+        c.next(b); // a → b → c → b → …
+        PostException e = assertPostFails(Errno.EINVAL, () -> qp.postSend(a));
+        assertThat(e.posted()).isZero();
+        assertThat(e.badSendWr()).isSameAs(a);
+        qp.modify(new QpAttr().state(ERR)); // anything posted would now be flushed
+        assertNoCompletion(sendCq, "the send CQ: nothing of the cyclic list was posted");
+    }
+
+    @Test
+    void aCyclicReceiveListIsRefusedAndPostsNothing() {
+        QueuePair qp = qpIn(INIT);
+        RecvWorkRequest r = recv(1);
+        r.next(r);
+        PostException e = assertPostFails(Errno.EINVAL, () -> qp.postRecv(r));
+        assertThat(e.posted()).isZero();
+        assertThat(e.badRecvWr()).isSameAs(r);
+        qp.modify(new QpAttr().state(ERR));
+        assertNoCompletion(recvCq, "the receive CQ: nothing of the cyclic list was posted");
+    }
+
+    /**
+     * A list longer than the send queue fails where the queue runs out: ENOMEM at WR max_send_wr,
+     * with every WR before it posted. B posts no receive, so nothing completes meanwhile.
+     */
+    @Test
+    void aSendListLongerThanTheQueueFailsWhereTheQueueRunsOut() {
+        Loopback.Endpoint a = loopback(Loopback.Options.defaults().withCap(CAP)).a();
+        int n = a.qp.cap().maxSendWr();
+        SendWorkRequest[] sends = sendList(a, n + 3);
+        PostException e = assertPostFails(Errno.ENOMEM, () -> a.qp.postSend(sends[0]));
+        assertThat(e.posted()).as("WRs posted").isEqualTo(n);
+        assertThat(e.badSendWr()).isSameAs(sends[n]);
+        a.qp.modify(new QpAttr().state(ERR));
+        assertFlushedInOrder(awaitCompletions(a.sendCq, n, "the WRs of the list that fitted, flushed by ERR"), 0, a.qp.qpNum());
+        assertNoCompletion(a.sendCq, "A's send CQ: nothing past the full queue was posted");
+    }
+
+    @Test
+    void aReceiveListLongerThanTheQueueFailsWhereTheQueueRunsOut() {
+        Loopback.Endpoint a = loopback(Loopback.Options.defaults().withCap(CAP)).a();
+        int n = a.qp.cap().maxRecvWr();
+        assumeTrue(n <= a.recvCq.capacity(), "the receive CQ holds a full RQ");
+        RecvWorkRequest[] recvs = recvList(a, n + 1);
+        PostException e = assertPostFails(Errno.ENOMEM, () -> a.qp.postRecv(recvs[0]));
+        assertThat(e.posted()).as("WRs posted").isEqualTo(n);
+        assertThat(e.badRecvWr()).isSameAs(recvs[n]);
+        a.qp.modify(new QpAttr().state(ERR));
+        assertFlushedInOrder(awaitCompletions(a.recvCq, n, "the receives of the list that fitted, flushed by ERR"), 300,
+                a.qp.qpNum());
+    }
+
     // ---- helpers ------------------------------------------------------------------------------
+
+    /** {@code n} signaled 64-byte SENDs from A's send buffer, wr_ids 0 …, chained in that order. */
+    private static SendWorkRequest[] sendList(Loopback.Endpoint a, int n) {
+        SendWorkRequest[] wrs = new SendWorkRequest[n];
+        for (int i = n - 1; i >= 0; i--) {
+            wrs[i] = new SendWorkRequest().wrId(i).flags(SendFlags.SIGNALED).sg(Sge.of(a.sendMr, 0, 64))
+                    .next(i + 1 < n ? wrs[i + 1] : null);
+        }
+        return wrs;
+    }
+
+    /** {@code n} 64-byte receives into A's receive buffer, wr_ids 300 …, chained in that order. */
+    private static RecvWorkRequest[] recvList(Loopback.Endpoint a, int n) {
+        RecvWorkRequest[] wrs = new RecvWorkRequest[n];
+        for (int i = n - 1; i >= 0; i--) {
+            wrs[i] = new RecvWorkRequest().wrId(300 + i).sg(Sge.of(a.recvMr, 64L * (i % 64), 64))
+                    .next(i + 1 < n ? wrs[i + 1] : null);
+        }
+        return wrs;
+    }
 
     /**
      * Posts receives 100.. and sends 200.. (every other one unsignaled) on A while B has no

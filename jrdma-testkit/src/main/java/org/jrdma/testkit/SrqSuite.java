@@ -2,6 +2,7 @@ package org.jrdma.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.jrdma.testkit.VerbsAssertions.assertFails;
+import static org.jrdma.testkit.VerbsAssertions.assertPostFails;
 
 import org.jrdma.testkit.Loopback.Endpoint;
 import org.jrdma.testkit.Loopback.Options;
@@ -9,11 +10,13 @@ import org.jrdma.verbs.AsyncEvent;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpAttr;
 import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QueuePair;
+import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SharedReceiveQueue;
 import org.jrdma.verbs.Sge;
@@ -167,7 +170,54 @@ public abstract class SrqSuite extends RdmaSuiteBase {
         closeNow(own);
     }
 
+    /** ibv_post_srq_recv with a list: one call posts four receives, taken in list order. */
+    @Test
+    void aListPostedToAnSrqIsTakenInListOrder() {
+        srq.postRecv(srqList(4)[0]);
+        nextReceive = 4;
+        for (int i = 0; i < 4; i++) {
+            assertWc(sendAndReceive(i % 2 == 0 ? a1 : a2), i, WcStatus.SUCCESS, i % 2 == 0 ? b1.qp : b2.qp);
+        }
+    }
+
+    /** WR 1 of 3 has one SGE more than the SRQ takes: WR 0 is posted (and received into), the rest not. */
+    @Test
+    void aBadWrInAnSrqListPostsTheOnesBeforeItOnly() {
+        RecvWorkRequest[] wrs = srqList(3);
+        Sge[] tooMany = new Sge[srq.query().maxSge() + 1];
+        java.util.Arrays.fill(tooMany, Sge.of(b1.recvMr, 0, 8));
+        wrs[1].sg(tooMany);
+        PostException e = assertPostFails(Errno.EINVAL, () -> srq.postRecv(wrs[0]));
+        assertThat(e.badRecvWr()).as("bad_wr").isSameAs(wrs[1]);
+        assertThat(e.posted()).as("WRs posted before bad_wr").isEqualTo(1);
+        assertWc(sendAndReceive(a1), 0, WcStatus.SUCCESS, b1.qp);
+        a2.qp.postSend(send(1, SendFlags.SIGNALED, Sge.of(a2.sendMr, 0, SIZE)));
+        assertNoCompletion(b1.recvCq, "the SRQ's receive CQ: only WR 0 of the list was posted");
+    }
+
+    /** A cyclic list is refused with EINVAL and posts nothing: the SRQ still takes max_wr receives. */
+    @Test
+    void aCyclicSrqListIsRefusedAndPostsNothing() {
+        RecvWorkRequest[] wrs = srqList(3);
+        wrs[2].next(wrs[0]);
+        PostException e = assertPostFails(Errno.EINVAL, () -> srq.postRecv(wrs[0]));
+        assertThat(e.posted()).isZero();
+        assertThat(e.badRecvWr()).isSameAs(wrs[0]);
+        postReceives(srq.query().maxWr());
+        assertFails(Errno.ENOMEM, () -> srq.postRecv(recv(-1, Sge.of(b1.recvMr, 0, SIZE))));
+    }
+
     // ---- helpers ------------------------------------------------------------------------------
+
+    /** {@code n} receives with wr_ids 0 …, each into its own slot of B's buffer, chained in order. */
+    private RecvWorkRequest[] srqList(int n) {
+        RecvWorkRequest[] wrs = new RecvWorkRequest[n];
+        for (int i = n - 1; i >= 0; i--) {
+            wrs[i] = recv(i, Sge.of(b1.recvMr, (long) i * SIZE, SIZE)).next(i + 1 < n ? wrs[i + 1] : null);
+        }
+        return wrs;
+    }
+
 
     /** Posts {@code n} receives on the SRQ with the next wr_ids, each into its own slot of B's buffer. */
     private void postReceives(int n) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.util.regex.Pattern;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
@@ -21,6 +22,16 @@ public final class VerbsAssertions {
         assertThat(e).as("expected a VerbsException with %s", errno).isNotNull();
         assertThat(e.errno()).as("errno of \"%s\"", e.getMessage()).isEqualTo(errno);
         return e;
+    }
+
+    /**
+     * Runs {@code post}, which must throw a {@link PostException} (the failure of a post list)
+     * with {@code errno}; returns it.
+     */
+    public static PostException assertPostFails(Errno errno, ThrowingCallable post) {
+        VerbsException e = assertFails(errno, post);
+        assertThat(e).as("a post's failure").isInstanceOf(PostException.class);
+        return (PostException) e;
     }
 
     /**

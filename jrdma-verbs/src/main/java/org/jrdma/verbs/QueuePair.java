@@ -38,10 +38,26 @@ public interface QueuePair extends AutoCloseable {
     /** The capabilities granted at create time. */
     QpCap cap();
 
-    /** ibv_post_recv: EINVAL in RESET, ENOMEM when the receive queue is full. */
+    /**
+     * ibv_post_recv: EINVAL in RESET, ENOMEM when the receive queue is full. Posts {@code wr} and
+     * every WR its {@link RecvWorkRequest#next} chain leads to, in order, as one post; fails as
+     * {@link #postSend} does.
+     *
+     * @throws PostException naming the first WR not posted; those before it were posted
+     */
     void postRecv(RecvWorkRequest wr);
 
-    /** ibv_post_send: EINVAL before RTS, ENOMEM when the send queue is full. */
+    /**
+     * ibv_post_send: EINVAL before RTS, ENOMEM when the send queue is full. Posts {@code wr} and
+     * every WR its {@link SendWorkRequest#next} chain leads to, in order, as one post (one
+     * doorbell): like ibv_post_send with {@code wr->next}. When a WR of the list is refused, the
+     * ones before it stay posted and complete as usual, it and the rest are not posted, and the
+     * {@link PostException} names it ({@code bad_wr}) and how many were posted. A cyclic list is
+     * refused with EINVAL before anything is posted. A single WR ({@code next == null}) is a list
+     * of one.
+     *
+     * @throws PostException naming the first WR not posted; those before it were posted
+     */
     void postSend(SendWorkRequest wr);
 
     /**

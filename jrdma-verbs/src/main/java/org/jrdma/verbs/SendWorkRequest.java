@@ -3,6 +3,10 @@ package org.jrdma.verbs;
 /**
  * {@code struct ibv_send_wr}. Mutable and reusable: a provider copies what it needs when the
  * WR is posted, so the caller may change it right after {@code postSend} returns.
+ *
+ * <p>{@link #next} chains WRs into a post list, as {@code ibv_send_wr.next} does:
+ * {@link QueuePair#postSend} posts the whole chain, in order, as one call (see there for what a
+ * failure part-way leaves posted).
  */
 public final class SendWorkRequest {
     public long wrId;
@@ -27,6 +31,8 @@ public final class SendWorkRequest {
     /** BIND_MW (type 2): the window, and what to bind it to. */
     public MemoryWindow mw;
     public MwBind bind;
+    /** The next WR of a post list, or null: this one ends it. */
+    public SendWorkRequest next;
 
     public SendWorkRequest wrId(long id) {
         this.wrId = id;
@@ -79,6 +85,12 @@ public final class SendWorkRequest {
         this.ah = ah;
         this.remoteQpn = remoteQpn;
         this.remoteQkey = remoteQkey;
+        return this;
+    }
+
+    /** Chains {@code wr} after this one (null ends the list here); returns this WR. */
+    public SendWorkRequest next(SendWorkRequest wr) {
+        this.next = wr;
         return this;
     }
 

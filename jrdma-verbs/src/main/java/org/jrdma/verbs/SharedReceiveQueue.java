@@ -6,7 +6,12 @@ package org.jrdma.verbs;
  * fires and the limit disarms (ibv_modify_srq.3).
  */
 public interface SharedReceiveQueue extends AutoCloseable {
-    /** ibv_post_srq_recv: ENOMEM when full. */
+    /**
+     * ibv_post_srq_recv: ENOMEM when full. Posts the whole {@link RecvWorkRequest#next} chain in
+     * order, as {@link QueuePair#postSend} posts a send list (the same failure rules).
+     *
+     * @throws PostException naming the first WR not posted; those before it were posted
+     */
     void postRecv(RecvWorkRequest wr);
 
     /** ibv_modify_srq with IBV_SRQ_LIMIT: arms (or, with 0, disarms) the limit event. */

@@ -21,6 +21,11 @@ public class VerbsException extends RuntimeException {
         return errno;
     }
 
+    /** The message without the errno suffix that {@link #getMessage} adds. */
+    public String reason() {
+        return super.getMessage();
+    }
+
     /** Shorthand for a provider that does not implement an operation. */
     public static VerbsException unsupported(String operation) {
         return new VerbsException(Errno.EOPNOTSUPP, operation + ": not supported by this provider");

@@ -2,6 +2,7 @@ package org.jrdma.soft.transport;
 
 import org.jrdma.soft.memory.Window;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.QpState;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
@@ -10,6 +11,7 @@ import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.SgList;
 import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.WrOpcode;
+import org.jrdma.verbs.spi.PostLists;
 
 /**
  * The verbs side of a QP's queues (rxe_verbs.c: rxe_post_send's validate_send_wr and
@@ -20,6 +22,29 @@ import org.jrdma.verbs.WrOpcode;
  */
 final class Posting {
     private Posting() {
+    }
+
+    /**
+     * ibv_post_send for a list: {@code head} and the WRs its {@code next} chain leads to, each
+     * checked and queued in order (the caller holds the QP's monitor once for all of them).
+     * Returns how many were queued — all of them; else a {@link PostException} names the first
+     * refused WR and how many before it were queued (those stay queued). A cyclic list is refused
+     * before anything is queued.
+     */
+    static int postSendList(TransportQp qp, SendWorkRequest head) {
+        if (head.next != null && PostLists.length(head) < 0) {
+            throw PostException.cyclic("post_send", head);
+        }
+        int n = 0;
+        for (SendWorkRequest wr = head; wr != null; wr = wr.next) {
+            try {
+                postSend(qp, wr);
+            } catch (VerbsException e) {
+                throw PostException.of(e, wr, n);
+            }
+            n++;
+        }
+        return n;
     }
 
     /** ibv_post_send for one WR. */
@@ -201,19 +226,32 @@ final class Posting {
         w.gather.add(null, qp.inlineBuffer, base, (int) total);
     }
 
-    /** ibv_post_recv for one WR. */
-    static void postRecv(TransportQp qp, RecvWorkRequest wr) {
+    /**
+     * ibv_post_recv for a list ({@code head} and its {@code next} chain, as {@link #postSendList});
+     * returns how many were queued.
+     */
+    static int postRecvList(TransportQp qp, RecvWorkRequest head) {
         if (qp.rq == null) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qp.qpn)
-                    + " takes its receives from an SRQ; post them there");
+            throw PostException.of(new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qp.qpn)
+                    + " takes its receives from an SRQ; post them there"), head, 0);
         }
         if (!qp.state.canPostRecv()) {
-            throw new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qp.qpn) + " is in RESET; move it to INIT first");
+            throw PostException.of(new VerbsException(Errno.EINVAL, "post_recv: QP 0x" + Integer.toHexString(qp.qpn)
+                    + " is in RESET; move it to INIT first"), head, 0);
         }
-        qp.rq.post(wr, qp.memory, qp.pd, "post_recv");
+        int n;
+        try {
+            n = qp.rq.postList(head, qp.memory, qp.pd, "post_recv");
+        } catch (PostException e) {
+            if (e.posted() > 0 && qp.state == QpState.ERR) {
+                qp.flush(); // the ones queued before the refused WR
+            }
+            throw e;
+        }
         if (qp.state == QpState.ERR) {
             qp.flush();
         }
+        return n;
     }
 
 }

@@ -3,8 +3,10 @@ package org.jrdma.soft.transport;
 import org.jrdma.soft.memory.MemoryTable;
 import org.jrdma.soft.memory.PdId;
 import org.jrdma.verbs.Errno;
+import org.jrdma.verbs.PostException;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.spi.PostLists;
 
 /**
  * A ring of posted receives — a QP's own receive queue or the body of a shared one. Posting
@@ -32,6 +34,29 @@ public final class RecvQueue implements ReceiveSource {
 
     public int maxSge() {
         return maxSge;
+    }
+
+    /**
+     * Posts {@code head} and the WRs its {@code next} chain leads to, in order, under one
+     * acquisition of this queue's monitor; returns how many (all of them). When one is refused
+     * (ENOMEM when full, EINVAL with too many SGEs), those before it stay posted and a
+     * {@link PostException} names it. A cyclic list is refused before anything is posted.
+     * {@code op} names the verb in errors.
+     */
+    public synchronized int postList(RecvWorkRequest head, MemoryTable memory, PdId pd, String op) {
+        if (head.next != null && PostLists.length(head) < 0) {
+            throw PostException.cyclic(op, head);
+        }
+        int n = 0;
+        for (RecvWorkRequest wr = head; wr != null; wr = wr.next) {
+            try {
+                post(wr, memory, pd, op);
+            } catch (VerbsException e) {
+                throw PostException.of(e, wr, n);
+            }
+            n++;
+        }
+        return n;
     }
 
     /** Posts one WR (ENOMEM when full, EINVAL with too many SGEs); {@code op} names the verb in errors. */

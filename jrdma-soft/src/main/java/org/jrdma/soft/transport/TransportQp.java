@@ -345,9 +345,13 @@ public final class TransportQp {
 
     // ------------------------------------------------------------------ posting
 
-    /** ibv_post_send for one WR (checks and WQE set-up in {@link Posting}). */
-    public void postSend(SendWorkRequest wr) {
-        Posting.postSend(this, wr);
+    /**
+     * ibv_post_send for {@code wr} and its {@code next} chain (checks and WQE set-up in
+     * {@link Posting}); returns how many were queued, or throws a {@link org.jrdma.verbs.PostException}
+     * saying how many were.
+     */
+    public int postSend(SendWorkRequest wr) {
+        return Posting.postSendList(this, wr);
     }
 
     /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
@@ -355,9 +359,9 @@ public final class TransportQp {
         return Posting.postBind(this, wrId, mw, bind, signaled);
     }
 
-    /** ibv_post_recv for one WR. */
-    public void postRecv(RecvWorkRequest wr) {
-        Posting.postRecv(this, wr);
+    /** ibv_post_recv for {@code wr} and its {@code next} chain; returns how many were queued. */
+    public int postRecv(RecvWorkRequest wr) {
+        return Posting.postRecvList(this, wr);
     }
 
     /**

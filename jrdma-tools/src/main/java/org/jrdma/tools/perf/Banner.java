@@ -12,6 +12,9 @@ import org.jrdma.verbs.QpType;
  * ibv_wr* API, DDP, lock-free) are left out.
  */
 final class Banner {
+    /** What perftest says when -l is given without -Q (after a RESULT_LINE, before anything else). */
+    static final String POST_LIST_CQ_MOD = "Post List requested - CQ moderation will be the size of the post list";
+
     /** RESULT_LINE: 87 dashes. */
     static final String RESULT_LINE = "-".repeat(87);
     static final String WAITING = """
@@ -34,6 +37,9 @@ final class Banner {
             if (c.bidirectional()) {
                 sb.append("Bidirectional ");
             }
+            if (c.postList() > 1) {
+                sb.append("Post List ");
+            }
             sb.append("BW ");
         } else {
             sb.append("Latency ");
@@ -54,6 +60,9 @@ final class Banner {
         sb.append(String.format(Locale.ROOT, " Connection type : %s\t\tUsing SRQ      : %s\n", connection(c.connection()), "OFF"));
         if (!c.isServer() || c.bidirectional()) {
             sb.append(String.format(Locale.ROOT, " TX depth        : %d\n", c.txDepth()));
+        }
+        if (c.postList() > 1) {
+            sb.append(String.format(Locale.ROOT, " Post List       : %d\n", c.postList()));
         }
         if (c.verb() == Verb.SEND && (c.isServer() || c.bidirectional())) {
             sb.append(String.format(Locale.ROOT, " RX depth        : %d\n", rxDepth));

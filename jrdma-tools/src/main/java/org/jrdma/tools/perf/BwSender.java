@@ -19,11 +19,15 @@ import org.jrdma.verbs.WrOpcode;
  * <li>Up to {@code tx-depth} WRs are outstanding per QP (with {@code --check}, no more than the
  * slots they use). A WR is signaled every {@code cq-mod} WRs of its QP and at its QP's last; a
  * signaled completion retires every earlier WR of that QP.
+ * <li>With {@code -l N} (perftest's post list) each post call hands a QP N WRs chained through
+ * {@code next}, its next N iterations, once there is room for all N (QPs still take turns, a
+ * list each); a QP's last list may be shorter (a warm-up not a multiple of N), and with
+ * {@code --check} a list is at most as long as the slots allow.
  * <li>Timing: each post's time, and each signaled completion's, feed {@link BwStats}; with
  * {@code -D} the run stops posting at the deadline and counts what completed by then (with
  * {@code --check} it also waits for the rest, so the peer can check every byte).
- * <li>Nothing allocates per iteration: one WR and one SGE are rewritten for every post, the
- * completion array is reused, the time arrays are sized before the run.
+ * <li>Nothing allocates per iteration: N WRs and SGEs (one without -l) are rewritten for every
+ * post, the completion array is reused, the time arrays are sized before the run.
  * </ul>
  */
 final class BwSender {
@@ -40,8 +44,10 @@ final class BwSender {
     private final CheckTally tally;
     private final int salt;
     private final int peerSalt;
-    private final SendWorkRequest wr = new SendWorkRequest();
-    private final Sge sge = new Sge();
+    private final int postList;
+    /** A list's WRs, each with its one SGE; chained per post as long as that list is. */
+    private final SendWorkRequest[] wrs;
+    private final Sge[] sges;
     private final WorkCompletion[] wcs = new WorkCompletion[32];
     private final long[] posted;
     private final long[] completed;
@@ -52,6 +58,9 @@ final class BwSender {
     private int remoteSlots;
     private int window;
     private int cqMod;
+    private int listLength;
+    /** The QP whose turn it is to post a list. */
+    private int turn;
     private int flagsBase;
     private long perQp;
     private long total;
@@ -95,7 +104,13 @@ final class BwSender {
         for (int i = 0; i < wcs.length; i++) {
             wcs[i] = new WorkCompletion();
         }
-        wr.sg(sge);
+        this.postList = Math.max(1, c.postList());
+        this.wrs = new SendWorkRequest[postList];
+        this.sges = new Sge[postList];
+        for (int i = 0; i < postList; i++) {
+            sges[i] = new Sge();
+            wrs[i] = new SendWorkRequest().sg(sges[i]);
+        }
     }
 
     /**
@@ -110,6 +125,7 @@ final class BwSender {
         this.window = check ? Math.min(txDepth, localSlots) : txDepth;
         // --check signals every WR, so that a run stopped by -D can wait for each one.
         this.cqMod = check ? 1 : Math.max(1, Math.min(cqModAsked, window));
+        this.listLength = Math.min(postList, window);
         this.flagsBase = size <= inline && (verb == Verb.SEND || verb == Verb.WRITE) ? SendFlags.INLINE : 0;
         this.byDuration = durationNanos > 0;
         this.perQp = byDuration ? Long.MAX_VALUE : itersPerQp;
@@ -118,6 +134,7 @@ final class BwSender {
         java.util.Arrays.fill(posted, 0);
         java.util.Arrays.fill(completed, 0);
         nextK = 0;
+        turn = 0;
         completedTotal = 0;
         measured = 0;
         dones = 0;
@@ -162,22 +179,53 @@ final class BwSender {
         return work + reap();
     }
 
+    /**
+     * Posts lists while the QP whose turn it is has room for its next one. A WR's wr_id is its
+     * iteration {@code k = seq × q + qp} (so a completion names its QP and sequence number), its
+     * post time goes to {@code postNanos[k]}.
+     */
     private int postAll() {
         int n = 0;
         while (nextK < total) {
-            int q = (int) (nextK % qps);
+            int q = turn;
             long seq = posted[q];
-            if (seq - completed[q] >= window) {
+            int len = (int) Math.min(listLength, perQp - seq);
+            if (len == 0) { // this QP is done (only when a run's QPs end unevenly, which they do not)
+                turn = (q + 1) % qps;
+                continue;
+            }
+            if (seq - completed[q] + len > window) {
                 break;
             }
-            post(q, seq);
-            n++;
+            post(q, seq, len);
+            turn = (q + 1) % qps;
+            n += len;
         }
         return n;
     }
 
-    private void post(int q, long seq) {
-        long k = nextK;
+    /** Posts iterations {@code seq … seq + len - 1} of QP {@code q} as one list. */
+    private void post(int q, long seq, int len) {
+        for (int j = 0; j < len; j++) {
+            fill(wrs[j], sges[j], q, seq + j);
+            wrs[j].next = j + 1 < len ? wrs[j + 1] : null;
+        }
+        long t = System.nanoTime();
+        if (!started) {
+            started = true;
+            startNanos = t;
+        }
+        if (postNanos != null) {
+            for (int j = 0; j < len; j++) {
+                postNanos[(int) ((seq + j) * qps + q)] = t;
+            }
+        }
+        r.qps[q].postSend(wrs[0]);
+        posted[q] = seq + len;
+        nextK += len;
+    }
+
+    private void fill(SendWorkRequest wr, Sge sge, int q, long seq) {
         long local = r.localAddr(q) + (seq % localSlots) * stride;
         long remote = peers[q].vaddr() + (seq % remoteSlots) * stride;
         int flags = flagsBase;
@@ -188,7 +236,7 @@ final class BwSender {
             prepareSlot(q, seq);
         }
         sge.set(local, size, r.mr.lkey());
-        wr.wrId = k;
+        wr.wrId = seq * qps + q;
         wr.opcode = opcode;
         wr.sendFlags = flags;
         wr.immData = (int) seq;
@@ -207,17 +255,6 @@ final class BwSender {
                 }
             }
         }
-        long t = System.nanoTime();
-        if (!started) {
-            started = true;
-            startNanos = t;
-        }
-        if (postNanos != null) {
-            postNanos[(int) k] = t;
-        }
-        r.qps[q].postSend(wr);
-        posted[q] = seq + 1;
-        nextK = k + 1;
     }
 
     /** --check: the source gets message seq's pattern; a READ destination or atomic result is cleared first. */

@@ -75,8 +75,14 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = {"-r", "--rx-depth"}, defaultValue = "512", description = "Receives posted per QP in SEND tests (default: ${DEFAULT-VALUE}, at most -n).")
     int rxDepth;
 
-    @Option(names = {"-Q", "--cq-mod"}, defaultValue = "100", description = "Signal one send WR in this many (bw; default: ${DEFAULT-VALUE}).")
-    int cqMod;
+    @Option(names = {"-Q", "--cq-mod"}, description = "Signal one send WR in this many (bw; default: 100, with -l N: N).")
+    Integer cqMod;
+
+    @Option(names = {"-l", "--post_list"}, paramLabel = "N", defaultValue = "1",
+            description = "Bandwidth tests: the sender posts N WRs per post call, chained as one list (ibv_post_send's wr->next,"
+                    + " one doorbell), as perftest's --post_list. Without -Q the CQ moderation becomes N, with -Q it must divide N;"
+                    + " -n must be a multiple of N and N at most --tx-depth (default: ${DEFAULT-VALUE}).")
+    int postList;
 
     @Option(names = {"-o", "--outs"}, defaultValue = "16",
             description = "Outstanding READs/atomics this side accepts (perftest uses the device maximum; jrdma: ${DEFAULT-VALUE}).")
@@ -129,6 +135,8 @@ public final class PerfCommand implements Callable<Integer> {
     /** Deadlines are kept in nanoseconds from System.nanoTime(): a day, and 30 days, keep them far from overflow. */
     static final long MAX_TIMEOUT_MS = 86_400_000L;
     static final long MAX_RUN_TIMEOUT_S = 2_592_000L;
+    /** perftest's DEF_CQ_MOD. */
+    static final int DEFAULT_CQ_MOD = 100;
 
     @Override
     public Integer call() {
@@ -219,8 +227,34 @@ public final class PerfCommand implements Callable<Integer> {
         if (rxDepth < 1 || rxDepth > 16384) {
             throw usage("--rx-depth must be 1..16384, not " + rxDepth);
         }
-        if (cqMod < 1 || cqMod > 1000) {
-            throw usage("--cq-mod must be 1..1000, not " + cqMod);
+        int mod = cqMod != null ? cqMod : DEFAULT_CQ_MOD;
+        if (mod < 1 || mod > 1000) {
+            throw usage("--cq-mod must be 1..1000, not " + mod);
+        }
+        // perftest's force_dependecies for --post_list, with its words
+        if (postList < 1 || postList > 16384) {
+            throw usage("--post_list must be 1..16384, not " + postList);
+        }
+        boolean modFromList = false;
+        if (postList > 1) {
+            if (!test.isBandwidth()) {
+                throw usage("Post list is supported in BW tests only (--post_list " + postList + " with " + test.cliName() + ")");
+            }
+            if (seconds == 0 && n % postList != 0) {
+                throw usage("Number of iterations must be a multiple of post list size (--iters " + n + ", --post_list "
+                        + postList + ")");
+            }
+            if (cqMod == null) {
+                mod = postList;
+                modFromList = true;
+            } else if (postList % mod != 0) {
+                throw usage("Post list size must be a multiple of CQ moderation (--post_list " + postList + ", --cq-mod " + mod
+                        + ")");
+            }
+            if (postList > tx) {
+                // perftest would wait for ever for room for a whole list
+                throw usage("--post_list " + postList + " is above --tx-depth " + tx + ": a list must fit the send queue");
+            }
         }
         if (outReads < 1 || outReads > 0xFFFF) {
             throw usage("--outs must be 1..65535, not " + outReads);
@@ -242,8 +276,9 @@ public final class PerfCommand implements Callable<Integer> {
         }
         Path json = outJsonFile != null ? outJsonFile : outJson ? Path.of("perftest_out.json") : null;
         return new PerfConfig(test, host, device.name(), port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
-                inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, cqMod, outReads, type, atomic,
-                reportGbits, json, check, reportAlloc, timeout.duration(), Duration.ofSeconds(runTimeoutS), warmup, rdmaCm);
+                inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, mod, outReads, type, atomic,
+                reportGbits, json, check, reportAlloc, timeout.duration(), Duration.ofSeconds(runTimeoutS), warmup, rdmaCm,
+                postList, modFromList);
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -16,7 +16,7 @@ import org.jrdma.tools.json.Json;
  *
  * <pre>
  * {"tool":"jrdma perf","test":"write_bw","title":"RDMA_Write BW Test","role":"client",
- *  "device":"soft_lo","connection":"RC","qps":1,"mtu":4096,"txDepth":128,"bidirectional":false,
+ *  "device":"soft_lo","connection":"RC","qps":1,"mtu":4096,"txDepth":128,"postList":1,"bidirectional":false,
  *  "iters":5000,"durationSeconds":0,"peerVersion":"6.06","bwUnit":"MiB/sec",
  *  "results":[{"bytes":65536,"iterations":5000,"bwPeak":…,"bwAverage":…,"msgRateMpps":…,
  *              "allocBytesPerOp":…}],
@@ -37,7 +37,7 @@ final class PerfJson {
         j.field("tool", "jrdma perf").field("test", c.test().cliName()).field("title", Banner.title(c).strip())
                 .field("role", c.isServer() ? "server" : "client").field("device", deviceName)
                 .field("connection", c.connection().name()).field("qps", c.qps()).field("mtu", mtuBytes)
-                .field("txDepth", c.txDepth()).field("bidirectional", c.bidirectional()).field("iters", c.iters())
+                .field("txDepth", c.txDepth()).field("postList", c.postList()).field("bidirectional", c.bidirectional()).field("iters", c.iters())
                 .field("durationSeconds", c.durationSeconds()).field("peerVersion", peerVersion);
         if (c.test().isBandwidth()) {
             j.field("bwUnit", c.reportGbits() ? "Gb/sec" : "MiB/sec");

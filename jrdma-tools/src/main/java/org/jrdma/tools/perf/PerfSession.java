@@ -80,6 +80,10 @@ final class PerfSession implements AutoCloseable {
             LocalLimits.check(ctx, device.name(), c, attr, port, mine, sendDepth, recvDepth); // before any network activity
             // the path MTU is at most ours, and a UD size only shrinks to it: the largest message is known now
             memory = PerfBuffer.allocate(c.maxSize(mine), c.connection() == QpType.UD, c.qps());
+            if (c.cqModFromPostList()) {
+                out.println(Banner.RESULT_LINE);
+                out.println(Banner.POST_LIST_CQ_MOD);
+            }
             Runnable waiting = () -> {
                 out.println(Banner.WAITING);
                 out.flush();

@@ -306,6 +306,67 @@ class PerfEndToEndTest {
         }
     }
 
+    /**
+     * perftest's -l: the sender posts its WRs four at a time as one list. Every iteration
+     * completes (the row counts all of them) and arrives (the receiver checks each), with one QP
+     * and with two taking turns a list each; the banner says what perftest's does, and without -Q
+     * the CQ moderation is the list's size, with perftest's notice.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"write_bw", "send_bw"})
+    void aPostListRunCompletesEveryIteration(String test) throws Exception {
+        PerfPair.Result r = ok(test, "-l", "4", "-n", "40", "-s", "1024", "--check");
+        for (ToolRun side : List.of(r.client(), r.server())) {
+            assertBwRow(side.out(), 1024, 40);
+            assertThat(side.out()).contains(" Post List BW Test\n", " Post List       : 4\n", " CQ Moderation   : 4\n",
+                    Banner.RESULT_LINE + "\n" + Banner.POST_LIST_CQ_MOD + "\n");
+        }
+        assertThat(r.server().out()).contains(verifiedLine(test, 40, 40));
+
+        PerfPair.Result two = ok(test, "-l", "4", "-q", "2", "-n", "20", "-s", "512", "-Q", "2", "--check");
+        assertBwRow(two.client().out(), 512, 40);
+        assertThat(two.client().out()).contains(" Post List       : 4\n", " CQ Moderation   : 2\n")
+                .doesNotContain(Banner.POST_LIST_CQ_MOD);
+        assertChecked(two.server().out());
+    }
+
+    /** A list as deep as the send queue, and a warm-up that ends in a shorter list (6 = 4 + 2). */
+    @Test
+    void aPostListAsDeepAsTheSendQueueAndAShortLastList() throws Exception {
+        PerfPair.Result r = ok("write_bw", "-l", "4", "-t", "4", "-n", "40", "-s", "256", "--warmup", "6");
+        assertBwRow(r.client().out(), 256, 40);
+        assertThat(r.client().out()).contains(" TX depth        : 4\n", " Post List       : 4\n");
+        PerfPair.Result read = ok("read_bw", "-l", "2", "-n", "20", "-s", "256", "--check");
+        assertBwRow(read.client().out(), 256, 20);
+        assertChecked(read.client().out());
+        PerfPair.Result ud = ok("send_bw", "-c", "UD", "-l", "4", "-n", "40", "-s", "512", "--check");
+        assertBwRow(ud.client().out(), 512, 40);
+        assertChecked(ud.server().out());
+        PerfPair.Result both = ok("write_bw", "-b", "-l", "4", "-n", "40", "-s", "512", "--check");
+        for (ToolRun side : List.of(both.client(), both.server())) {
+            assertThat(side.out()).contains(" Bidirectional Post List BW Test\n");
+            assertBwRow(side.out(), 512, 40);
+            assertChecked(side.out());
+        }
+    }
+
+    /** -l's bad combinations are usage errors in perftest's words. */
+    @Test
+    void postListUsageErrorsSayWhatPerftestSays() {
+        String[][] cases = {
+            {"Post list is supported in BW tests only", "perf", "send_lat", "-l", "2"},
+            {"Number of iterations must be a multiple of post list size (--iters 10, --post_list 4)", "perf", "write_bw",
+                "-l", "4", "-n", "10"},
+            {"Post list size must be a multiple of CQ moderation (--post_list 4, --cq-mod 3)", "perf", "send_bw", "-l", "4",
+                "-Q", "3"},
+            {"--post_list 8 is above --tx-depth 4: a list must fit the send queue", "perf", "write_bw", "-l", "8", "-t", "4"}};
+        for (String[] c : cases) {
+            ToolRun side = ToolRun.of(java.util.Arrays.copyOfRange(c, 1, c.length));
+            assertThat(side.code()).as(side.toString()).isEqualTo(ExitCodes.USAGE);
+            assertThat(side.err()).as(side.toString()).contains(c[0]);
+        }
+    }
+
     @Test
     void usageErrorsExit2() {
         for (String[] args : new String[][] {{"perf", "ping_bw"}, {"perf", "send_lat", "-b"}, {"perf", "write_bw", "-c", "UD"},
@@ -314,7 +375,10 @@ class PerfEndToEndTest {
                 {"perf", "send_lat", "-n", "3"}, {"perf", "write_bw", "-c", "XRC"}, {"perf", "atomic_lat", "-A", "SWAP"},
                 {"perf", "write_bw", "-D", "2", "--warmup", "10"}, {"perf", "send_bw", "--check", "--warmup", "10"},
                 {"perf", "send_lat", "--warmup", "-1"}, {"perf", "write_bw", "--timeout-ms", "9223372036854775807"},
-                {"perf", "write_bw", "--timeout-ms", "0"}, {"perf", "write_bw", "--run-timeout-s", "99999999999"}}) {
+                {"perf", "write_bw", "--timeout-ms", "0"}, {"perf", "write_bw", "--run-timeout-s", "99999999999"},
+                {"perf", "send_lat", "-l", "4"}, {"perf", "write_bw", "-l", "3", "-n", "10"},
+                {"perf", "write_bw", "-l", "4", "-Q", "3"}, {"perf", "write_bw", "-l", "8", "-t", "4"},
+                {"perf", "write_bw", "--post_list", "0"}}) {
             ToolRun side = ToolRun.of(args);
             assertThat(side.code()).as(String.join(" ", args) + "\n" + side).isEqualTo(ExitCodes.USAGE);
             assertThat(side.err()).contains("Try 'jrdma perf --help'.");
