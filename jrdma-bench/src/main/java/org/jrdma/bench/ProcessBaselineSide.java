@@ -43,12 +43,17 @@ public final class ProcessBaselineSide implements BaselineSide {
 
     @Override
     public String description() {
-        return "Java NIO (" + java + "), two processes, non-blocking channels busy-polled, direct buffers";
+        return "Java NIO (" + java + "), two processes, non-blocking channels busy-polled (the blocking UDP ping-pong: blocking "
+                + "channels), direct buffers";
     }
 
     /** The arguments both roles share: size and run length. */
     static List<String> runArguments(Baseline baseline, int sizeBytes, Budget budget) {
+        if (!baseline.isJava()) {
+            throw new IllegalArgumentException(baseline + " is run by the jrdma side");
+        }
         List<String> a = new ArrayList<>(List.of("--size", String.valueOf(sizeBytes)));
+        a.addAll(baseline.args());
         if (baseline.kind() == Kind.LATENCY) {
             a.addAll(List.of("--iters", String.valueOf(budget.latIters()), "--warmup", String.valueOf(Budget.warmupOf(budget.latIters()))));
         } else if (budget.bwTimed()) {
@@ -60,8 +65,33 @@ public final class ProcessBaselineSide implements BaselineSide {
         return a;
     }
 
+    /**
+     * The GiB a streaming run moves, warm-up included: (count + warm-up) × size; a timed run, its
+     * figure × (seconds + warm-up seconds). NaN for ping-pongs.
+     */
+    static double gibMoved(Baseline baseline, int sizeBytes, Budget budget, double mibPerSec) {
+        if (baseline.kind() != Kind.BANDWIDTH) {
+            return Double.NaN;
+        }
+        if (budget.bwTimed()) {
+            return mibPerSec * (budget.bwSeconds() + budget.bwWarmupSeconds()) / 1024;
+        }
+        int n = budget.bwIters(sizeBytes);
+        return (double) (n + Budget.warmupOf(n)) * sizeBytes / (1L << 30);
+    }
+
     @Override
     public Outcome run(Baseline baseline, int sizeBytes, Budget budget) {
+        double cpuBefore = ChildCpu.reapedSeconds();
+        Outcome o = runPair(baseline, sizeBytes, budget);
+        if (o instanceof Outcome.Ok ok) {
+            // both children have exited and been reaped: their CPU is in ours
+            return ok.withCpu(ChildCpu.reapedSeconds() - cpuBefore, gibMoved(baseline, sizeBytes, budget, ok.value()));
+        }
+        return o;
+    }
+
+    private Outcome runPair(Baseline baseline, int sizeBytes, Budget budget) {
         long deadline = System.nanoTime() + budget.timeout(baseline.kind(), sizeBytes).toNanos();
         List<String> common = runArguments(baseline, sizeBytes, budget);
         try (Child server = start(baseline, "server", common)) {
@@ -88,8 +118,7 @@ public final class ProcessBaselineSide implements BaselineSide {
                 if (!(figure instanceof Double value)) {
                     return Outcome.failed("no " + baseline.figureKey() + " in " + line);
                 }
-                Object alloc = line.get("allocBytesPerOp");
-                return Outcome.ok(value, alloc instanceof Double d ? d : Double.NaN);
+                return outcome(value, line);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -97,6 +126,15 @@ public final class ProcessBaselineSide implements BaselineSide {
         } catch (IOException | RuntimeException e) {
             return Outcome.failed(e.getMessage() == null ? e.toString() : e.getMessage());
         }
+    }
+
+    /** The figure, with the allocation and (ping-pongs) the tail percentiles of the line. */
+    static Outcome.Ok outcome(double value, Map<String, Object> line) {
+        return Outcome.ok(value, number(line, "allocBytesPerOp")).withTails(number(line, "halfRttP99Us"), number(line, "halfRttP999Us"));
+    }
+
+    private static double number(Map<String, Object> line, String key) {
+        return line.get(key) instanceof Double d ? d : Double.NaN;
     }
 
     private static Outcome exited(Child server) throws InterruptedException {
