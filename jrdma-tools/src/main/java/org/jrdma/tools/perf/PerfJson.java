@@ -23,7 +23,7 @@ import org.jrdma.tools.json.Json;
  *  "check":{"verified":…,"what":"60 messages received (every byte)","failed":0}}
  * </pre>
  *
- * Latency results have {@code bytes, iterations, tMinUsec, tMaxUsec, tTypicalUsec, tAvgUsec,
+ * With {@code --idle-qps N}, {@code "idleQps":N} follows {@code peerVersion}. Latency results have {@code bytes, iterations, tMinUsec, tMaxUsec, tTypicalUsec, tAvgUsec,
  * tStdevUsec, p99Usec, p999Usec} (with {@code -D}: {@code tAvgUsec, tpsAverage}).
  * {@code allocBytesPerOp} is there with {@code --report-alloc}, {@code check} with {@code --check}
  * ({@code what}: the summary line's account of what this side verified).
@@ -39,6 +39,9 @@ final class PerfJson {
                 .field("connection", c.connection().name()).field("qps", c.qps()).field("mtu", mtuBytes)
                 .field("txDepth", c.txDepth()).field("bidirectional", c.bidirectional()).field("iters", c.iters())
                 .field("durationSeconds", c.durationSeconds()).field("peerVersion", peerVersion);
+        if (c.idleQps() > 0) {
+            j.field("idleQps", c.idleQps()); // jrdma's --idle-qps, only when given
+        }
         if (c.test().isBandwidth()) {
             j.field("bwUnit", c.reportGbits() ? "Gb/sec" : "MiB/sec");
         }
