@@ -11,7 +11,10 @@ import java.nio.file.Path;
  * JDK does as soon as the child exits. Read before a run's two processes start and after both
  * have exited, the difference is what the pair used, server and client, from JVM start to exit
  * (start-up and warm-up included), to the clock tick (10 ms). The runner runs one pair at a time,
- * so nothing else lands in between. NaN where there is no {@code /proc} (not Linux).
+ * so nothing else lands in between. To leave out JVM start-up and connection set-up, each child
+ * says what CPU it had used when its traffic was about to start (jrdma perf's JSON
+ * {@code setupCpuSeconds}; a baseline's ready or started line, {@code cpuSeconds}), and the
+ * runner subtracts the two: see {@link #traffic}. NaN where there is no {@code /proc} (not Linux).
  */
 final class ChildCpu {
     /** USER_HZ: the unit of /proc's times, 100 on every Linux architecture the JDK runs on. */
@@ -31,18 +34,35 @@ final class ChildCpu {
     }
 
     /**
+     * The pair's CPU from the start of its traffic to its exit: all it used (the reaped
+     * children's CPU after, less before) less what the two had used when their traffic was about
+     * to start. NaN when that is unknown.
+     */
+    static double traffic(double reapedBefore, double reapedAfter, double atTrafficStart) {
+        return reapedAfter - reapedBefore - atTrafficStart;
+    }
+
+    /**
      * cutime + cstime of a {@code /proc/PID/stat} line, in seconds. The command name (field 2)
      * is in parentheses and may hold spaces: fields are counted from the last ')'.
      */
     static double parseReapedSeconds(String stat) {
+        String[] f = fields(stat);
+        long cutime = Long.parseLong(f[16 - 3]);
+        long cstime = Long.parseLong(f[17 - 3]);
+        return (double) (cutime + cstime) / USER_HZ;
+    }
+
+    /** The fields after the command name: f[0] is field 3 (state), field k is f[k - 3]. */
+    private static String[] fields(String stat) {
         int close = stat.lastIndexOf(')');
         if (close < 0) {
             throw new IllegalArgumentException("not a /proc stat line: " + stat);
         }
         String[] f = stat.substring(close + 1).strip().split("\\s+");
-        // f[0] is field 3 (state): field k is f[k - 3]
-        long cutime = Long.parseLong(f[16 - 3]);
-        long cstime = Long.parseLong(f[17 - 3]);
-        return (double) (cutime + cstime) / USER_HZ;
+        if (f.length < 15) {
+            throw new IllegalArgumentException("a /proc stat line of " + (f.length + 2) + " fields: " + stat);
+        }
+        return f;
     }
 }

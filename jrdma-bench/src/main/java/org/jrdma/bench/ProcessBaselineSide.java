@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jrdma.bench.baseline.BaselineProcess;
 
 /**
  * Runs a baseline as two processes of this JVM's java and class path, like jrdma perf: the
@@ -83,15 +84,17 @@ public final class ProcessBaselineSide implements BaselineSide {
     @Override
     public Outcome run(Baseline baseline, int sizeBytes, Budget budget) {
         double cpuBefore = ChildCpu.reapedSeconds();
-        Outcome o = runPair(baseline, sizeBytes, budget);
+        double[] setup = {Double.NaN};
+        Outcome o = runPair(baseline, sizeBytes, budget, setup);
         if (o instanceof Outcome.Ok ok) {
             // both children have exited and been reaped: their CPU is in ours
-            return ok.withCpu(ChildCpu.reapedSeconds() - cpuBefore, gibMoved(baseline, sizeBytes, budget, ok.value()));
+            double cpu = ChildCpu.traffic(cpuBefore, ChildCpu.reapedSeconds(), setup[0]);
+            return ok.withCpu(cpu, gibMoved(baseline, sizeBytes, budget, ok.value()));
         }
         return o;
     }
 
-    private Outcome runPair(Baseline baseline, int sizeBytes, Budget budget) {
+    private Outcome runPair(Baseline baseline, int sizeBytes, Budget budget, double[] setup) {
         long deadline = System.nanoTime() + budget.timeout(baseline.kind(), sizeBytes).toNanos();
         List<String> common = runArguments(baseline, sizeBytes, budget);
         try (Child server = start(baseline, "server", common)) {
@@ -112,6 +115,7 @@ public final class ProcessBaselineSide implements BaselineSide {
                 if (server.exitValue() != 0) {
                     return Outcome.failed("server " + server.exitReason());
                 }
+                setup[0] = setupCpu(ready.get(), startedLine(client));
                 Child measuring = baseline.figureFromServer() ? server : client;
                 Map<String, Object> line = lastJsonLine(measuring);
                 Object figure = line.get(baseline.figureKey());
@@ -148,10 +152,26 @@ public final class ProcessBaselineSide implements BaselineSide {
         return Child.start(baseline.label() + " " + role, cmd, ProcessRdmaSide.UNSET_ENV);
     }
 
+    /**
+     * The CPU the two had used when their traffic was about to start: the server's on its ready
+     * line (bound), the client's on its started line (connected); NaN unless both said.
+     */
+    static double setupCpu(String serverReady, String clientStarted) {
+        if (serverReady == null || clientStarted == null) {
+            return Double.NaN;
+        }
+        return number(Json.parseObject(serverReady), "cpuSeconds") + number(Json.parseObject(clientStarted), "cpuSeconds");
+    }
+
+    private static String startedLine(Child c) {
+        return c.stdout().stream().filter(l -> l.startsWith("{\"" + BaselineProcess.STARTED_KEY + "\"")).findFirst().orElse(null);
+    }
+
     private static Map<String, Object> lastJsonLine(Child c) {
         List<String> lines = c.stdout();
         for (int i = lines.size() - 1; i >= 0; i--) {
-            if (lines.get(i).startsWith("{") && !lines.get(i).startsWith("{\"ready\"")) {
+            if (lines.get(i).startsWith("{") && !lines.get(i).startsWith("{\"ready\"")
+                    && !lines.get(i).startsWith("{\"" + BaselineProcess.STARTED_KEY + "\"")) {
                 return Json.parseObject(lines.get(i));
             }
         }

@@ -16,7 +16,8 @@ import java.util.Set;
  * flags: the server's default device binds 127.0.0.1 and the client's moves to 127.0.0.2.
  * Figures come from {@code --out_json} (the file of {@code --out_json_file}, else the JSON in
  * standard output), the client's first; allocation is the larger of the two sides'. Latency
- * runs give their p99 and p99.9 too; every run, the CPU its two processes used ({@link ChildCpu}).
+ * runs give their p99 and p99.9 too; every run, the CPU its two processes used from the end of
+ * their set-up (perf's {@code setupCpuSeconds}) to their exit ({@link ChildCpu}).
  */
 public final class ProcessRdmaSide implements RdmaSide {
     /** Environment that would change what is measured or where: the children run without it. */
@@ -138,15 +139,22 @@ public final class ProcessRdmaSide implements RdmaSide {
     @Override
     public Outcome run(Shape shape, Budget budget) {
         double cpuBefore = ChildCpu.reapedSeconds();
-        Outcome o = runPair(shape, budget);
+        double[] setup = {Double.NaN};
+        Outcome o = runPair(shape, budget, setup);
         if (o instanceof Outcome.Ok ok) {
             // both children have exited and been reaped: their CPU is in ours
-            return ok.withCpu(ChildCpu.reapedSeconds() - cpuBefore, gibMoved(shape, budget, ok.value()));
+            double cpu = ChildCpu.traffic(cpuBefore, ChildCpu.reapedSeconds(), setup[0]);
+            return ok.withCpu(cpu, gibMoved(shape, budget, ok.value()));
         }
         return o;
     }
 
-    private Outcome runPair(Shape shape, Budget budget) {
+    /** The CPU both sides had used when their session was set up (perf's setupCpuSeconds), NaN unless both said. */
+    static double setupCpu(PerfResult client, PerfResult server) {
+        return client == null || server == null ? Double.NaN : client.get("setupCpuSeconds") + server.get("setupCpuSeconds");
+    }
+
+    private Outcome runPair(Shape shape, Budget budget, double[] setup) {
         long deadline = System.nanoTime() + budget.timeout(shape.kind(), shape.sizeBytes()).toNanos();
         String tag = shape.test() + "-" + shape.sizeBytes() + (shape.variant().name().isEmpty() ? "" : "-" + shape.variant().name());
         Path serverJson = scratch.resolve(tag + "-server.json");
@@ -176,7 +184,10 @@ public final class ProcessRdmaSide implements RdmaSide {
                     if (server.exitValue() != 0) {
                         return Outcome.failed("server " + server.exitReason());
                     }
-                    return outcome(shape, read(clientJson, client), read(serverJson, server));
+                    PerfResult c = read(clientJson, client);
+                    PerfResult sv = read(serverJson, server);
+                    setup[0] = setupCpu(c, sv);
+                    return outcome(shape, c, sv);
                 }
             }
         } catch (InterruptedException e) {

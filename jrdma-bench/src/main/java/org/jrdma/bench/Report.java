@@ -89,8 +89,9 @@ public final class Report {
             return "";
         }
         StringBuilder sb = new StringBuilder("Bandwidth rows: jrdma's message rate (MiB/s × 2^20 ÷ size), and CPU seconds per GiB "
-                + "moved: user + system time of the run's two processes together, whole processes (JVM start-up and warm-up "
-                + "included, so short runs of small messages carry start-up), ÷ the GiB they moved, warm-up included; "
+                + "moved: user + system time of the run's two processes together, from the client's start of traffic (perf: its "
+                + "table header; TCP: connected) to their exit, so the warm-up and the teardown are in it and JVM start-up and "
+                + "connection set-up are not, ÷ the GiB they moved, warm-up included; "
                 + "ratio = jrdma ÷ baseline per rep, the median over the reps:\n\n");
         sb.append("| shape | jrdma M msg/s | jrdma CPU s/GiB | baseline | baseline CPU s/GiB | CPU ratio |\n|---|---|---|---|---|---|\n");
         for (Row r : bw) {

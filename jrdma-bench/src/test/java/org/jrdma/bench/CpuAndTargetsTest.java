@@ -14,6 +14,18 @@ class CpuAndTargetsTest {
         // pid (comm with ") (" in it) state ppid ... utime=11 stime=12 cutime=250 cstime=75 ...
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 200 0 0 11 12 250 75 20 0 30 0 123 456 789";
         assertThat(ChildCpu.parseReapedSeconds(stat)).isEqualTo(3.25);
+        assertThatThrownBy(() -> ChildCpu.parseReapedSeconds("1 (x) S 1 2 3")).hasMessageContaining("a /proc stat line of 6 fields");
+        // all the pair used (7.5 - 2.0 s), less what it had used when its traffic started (1.5 s)
+        assertThat(ChildCpu.traffic(2.0, 7.5, 1.5)).isEqualTo(4.0);
+        assertThat(ChildCpu.traffic(2.0, 7.5, Double.NaN)).as("start not seen: unknown").isNaN();
+        // what each side said it had used when set up: perf's JSON, a baseline's ready and started lines
+        assertThat(ProcessRdmaSide.setupCpu(PerfJson.parse("{\"setupCpuSeconds\":1.25}"), PerfJson.parse("{\"setup_cpu_seconds\":0.5}")))
+                .isEqualTo(1.75);
+        assertThat(ProcessRdmaSide.setupCpu(PerfJson.parse("{\"setupCpuSeconds\":1.25}"), PerfJson.parse("{\"bwAvgMiBs\":1}"))).isNaN();
+        assertThat(ProcessRdmaSide.setupCpu(null, PerfJson.parse("{\"setupCpuSeconds\":1}"))).isNaN();
+        assertThat(ProcessBaselineSide.setupCpu("{\"ready\":true,\"port\":5,\"cpuSeconds\":0.75}", "{\"started\":true,\"cpuSeconds\":0.5}"))
+                .isEqualTo(1.25);
+        assertThat(ProcessBaselineSide.setupCpu("{\"ready\":true,\"port\":5,\"cpuSeconds\":0.75}", null)).isNaN();
         assertThatThrownBy(() -> ChildCpu.parseReapedSeconds("no parentheses")).hasMessageContaining("not a /proc stat line");
         double now = ChildCpu.reapedSeconds();
         if (java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/stat"))) {

@@ -109,6 +109,10 @@ public final class FakePerf {
             sb.append(String.format(Locale.ROOT, ",\"tMinUs\":3.0,\"tMaxUs\":40.0,\"tTypicalUs\":%.2f,\"tAvgUs\":3.9,\"tStdevUs\":0.8,"
                     + "\"p99Us\":%.1f,\"p999Us\":%.1f", LAT_US, P99_US, P999_US));
         }
+        // as jrdma perf: the CPU this process had used when set up (here: now, all but the exit)
+        double cpu = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
+        sb.append(String.format(Locale.ROOT, ",\"setupCpuSeconds\":%.3f", cpu));
         sb.append(String.format(Locale.ROOT, ",\"allocBytesPerOp\":%.2f}", client ? CLIENT_ALLOC : SERVER_ALLOC));
         return sb.toString();
     }

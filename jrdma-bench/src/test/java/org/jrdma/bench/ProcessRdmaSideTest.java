@@ -50,7 +50,8 @@ class ProcessRdmaSideTest {
         assertThat(ok.p99Us()).as("no tails for bandwidth").isNaN();
         // 16 messages and a warm-up of 3, of 64 KiB: what the two processes' CPU is divided by
         assertThat(ok.gibMoved()).isEqualTo(19.0 * 65536 / (1 << 30));
-        assertThat(ok.cpuSeconds()).as("two JVMs ran: some CPU, counted from their reaping").isGreaterThan(0).isLessThan(600);
+        // the pair's CPU after both said their set-up's (setupCpuSeconds): the fake's exit, a few ticks at most
+        assertThat(ok.cpuSeconds()).as("CPU after the set-up").isNotNaN().isBetween(-0.05, 0.5);
         assertThat(Children.live()).isZero();
     }
 

@@ -88,6 +88,7 @@ public final class UdpPingPong {
             ch.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             ch.connect(server);
             ch.configureBlocking(blocking);
+            BaselineProcess.started();
             ByteBuffer out = ByteBuffer.allocateDirect(size);
             ByteBuffer in = ByteBuffer.allocateDirect(size + 1); // one spare byte shows a datagram too long
             long[] rtt = new long[iters];

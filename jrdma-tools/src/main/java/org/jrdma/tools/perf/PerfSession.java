@@ -38,11 +38,14 @@ final class PerfSession implements AutoCloseable {
     private final Context ownContext;
     /** --idle-qps: the QPs held beside the test's (closed before the resources). */
     final IdleQps idle;
+    /** The CPU this process had used (every thread) when the session was set up, the test next; NaN if unknown. */
+    final double setupCpuSeconds;
 
     private PerfSession(PerfConfig c, PrintWriter out, PerfExchange exchange, PerfResources res, Mtu mtu, int cycleBuffer,
             int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod, RdmaCmLink link,
             Context ownContext, IdleQps idle) {
         this.idle = idle;
+        this.setupCpuSeconds = processCpuSeconds();
         this.link = link;
         this.ownContext = ownContext;
         this.c = c;
@@ -194,6 +197,15 @@ final class PerfSession implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** This process's CPU time so far (user + system, every thread), in seconds; NaN where the JVM cannot tell. */
+    static double processCpuSeconds() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            long nanos = os.getProcessCpuTime();
+            return nanos < 0 ? Double.NaN : nanos / 1e9;
+        }
+        return Double.NaN;
     }
 
     /**

@@ -56,7 +56,7 @@ class PerfIdleQpsTest {
         assertThat(r.server().out()).contains(" jrdma: 40 idle RC QPs at RTS beside the test's (--idle-qps)")
                 .contains("verified 200 messages received");
         assertThat(r.client().out()).doesNotContain("idle RC QPs");
-        assertThat(Files.readString(json)).contains("\"idleQps\":40");
+        assertThat(Files.readString(json)).contains("\"idleQps\":40").containsPattern("\"setupCpuSeconds\":[0-9]+\\.[0-9]{3}");
     }
 
     @Test
