@@ -89,14 +89,15 @@ public final class Report {
             return "";
         }
         StringBuilder sb = new StringBuilder("Bandwidth rows: jrdma's message rate (MiB/s × 2^20 ÷ size), and CPU seconds per GiB "
-                + "moved: user + system time of the run's two processes together, from the client's start of traffic (perf: its "
-                + "table header; TCP: connected) to their exit, so the warm-up and the teardown are in it and JVM start-up and "
-                + "connection set-up are not, ÷ the GiB they moved, warm-up included; "
+                + "moved: user + system time of the run's two processes together, from the end of their set-up (perf: the "
+                + "setupCpuSeconds of its JSON, the session up; TCP: the server bound, the client connected) to their exit, so the "
+                + "warm-up and the teardown are in it and JVM start-up and connection set-up are not, ÷ the GiB they moved, "
+                + "warm-up included; "
                 + "ratio = jrdma ÷ baseline per rep, the median over the reps:\n\n");
-        sb.append("| shape | jrdma M msg/s | jrdma CPU s/GiB | baseline | baseline CPU s/GiB | CPU ratio |\n|---|---|---|---|---|---|\n");
+        sb.append("| shape | jrdma msg/s | jrdma CPU s/GiB | baseline | baseline CPU s/GiB | CPU ratio |\n|---|---|---|---|---|---|\n");
         for (Row r : bw) {
             sb.append("| ").append(r.shape().label())
-                    .append(" | ").append(single(r.rdmaMsgRate(), v -> String.format(Locale.ROOT, "%.3f", v)))
+                    .append(" | ").append(single(r.rdmaMsgRate(), Report::rate))
                     .append(" | ").append(single(r.rdmaCpuPerGiB(), Report::cpuValue))
                     .append(" | ").append(r.baselineLabel())
                     .append(" | ").append(single(r.baseCpuPerGiB(), Report::cpuValue))
@@ -116,6 +117,15 @@ public final class Report {
 
     private static String latency(double v) {
         return value(v, Kind.LATENCY);
+    }
+
+    /** Millions of messages per second as "1.23 M", "491 k", "480". */
+    static String rate(double millions) {
+        double v = millions * 1e6;
+        if (v >= 1e6) {
+            return String.format(Locale.ROOT, "%.2f M", millions);
+        }
+        return v >= 1e3 ? String.format(Locale.ROOT, "%.0f k", v / 1e3) : String.format(Locale.ROOT, "%.0f", v);
     }
 
     private static String cpuValue(double v) {

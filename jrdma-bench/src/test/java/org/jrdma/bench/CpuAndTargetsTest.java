@@ -71,6 +71,9 @@ class CpuAndTargetsTest {
         assertThat(Target.atMost(Target.Measure.P999_RATIO, 3).text()).isEqualTo("p99.9 ≤ 3.00×");
         assertThat(Target.atMost(Target.Measure.CPU_RATIO, 1.5).text()).isEqualTo("CPU/GiB ≤ 1.50×");
         assertThat(Target.atLeast(Target.Measure.MSG_RATE, 1).format(1.234)).isEqualTo("1.23 M msg/s");
+        assertThat(Report.rate(1.5)).isEqualTo("1.50 M");
+        assertThat(Report.rate(0.0123)).isEqualTo("12 k");
+        assertThat(Report.rate(0.00048)).isEqualTo("480");
         assertThat(Target.atLeast(1.0).isMet(1.0)).isTrue();
         assertThat(Target.atMost(1.3).isMet(1.31)).isFalse();
 
