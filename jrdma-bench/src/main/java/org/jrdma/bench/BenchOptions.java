@@ -14,14 +14,18 @@ public record BenchOptions(boolean quick, int reps, Path markdown, Path jrdmaJar
     public static final String USAGE = """
             Usage: bench/run [options]      (java -jar jrdma-bench/target/jrdma-bench.jar [options])
             Runs jrdma perf between two processes on loopback and, right beside each run, a plain Java NIO
-            baseline of the same shape (TCP streaming, UDP and TCP ping-pong), and prints a Markdown table
-            of the figures, their ratio jrdma ÷ baseline, allocation per operation and the issue's targets.
+            baseline of the same shape (TCP streaming, UDP and TCP ping-pong, a blocking UDP ping-pong for -e)
+            or jrdma's own plain run (for -q 16 and for one busy QP beside 1000 idle ones), and prints Markdown
+            tables of the figures, their ratio jrdma ÷ baseline, p50/p99/p99.9 of the latency shapes, message
+            rate and CPU seconds per GiB of the bandwidth shapes, allocation per operation and the issue's targets.
               --quick             short runs (≈ 512 MiB per bandwidth run, 5000 round trips), 1 rep unless --reps
               --reps N            repetitions of every shape (default 3, 1 with --quick); median [min–max] shown
               --markdown FILE     also write the report to FILE
               --jrdma JAR         the jrdma tools jar whose `perf` runs (default jrdma-tools/target/jrdma.jar)
               --no-rdma           run the baselines only
-              --only LIST         comma-separated TEST or TEST@BYTES, e.g. write_bw@65536,send_lat
+              --only LIST         comma-separated TEST, TEST@BYTES (every variant) or TEST@BYTES:VARIANT, e.g.
+                                  write_bw@65536,send_lat or write_bw@65536:q16 (variants: q16, idle1000, events;
+                                  TEST@BYTES:plain is the shape without its variants)
               --duration S        bandwidth runs last S seconds (jrdma perf -D S) instead of a message count
               --lat-iters N       round trips per latency run (default 50000, 5000 with --quick)
               --timeout S         kill a run's two processes after S seconds (default: from the shape's size)

@@ -11,7 +11,9 @@ import java.util.Map;
  * Runs every shape of the plan {@code reps} times. Within a rep, a shape's baselines and its
  * jrdma run go back to back, so the machine's noise of that moment hits both; the order
  * alternates from rep to rep (baselines first, then jrdma first) so neither side always runs
- * on a machine the other has just warmed or heated. Progress goes to {@code progress}.
+ * on a machine the other has just warmed or heated. A variant compared with jrdma's plain run
+ * ({@link Baseline#JRDMA}: -q 16 against -q 1) has that run as its baseline, back to back in
+ * the same way. Progress goes to {@code progress}.
  */
 public final class BenchRunner {
     private final Plan plan;
@@ -47,8 +49,9 @@ public final class BenchRunner {
                     runRdma(shape, rep, rdmaOutcomes);
                 }
                 for (Baseline b : Plan.baselinesFor(shape)) {
-                    Outcome o = baselines.run(b, shape.sizeBytes(), budget);
-                    report(rep, shape.label() + " · " + b.label(), shape.kind(), o);
+                    Outcome o = runBaseline(shape, b);
+                    report(rep, shape.label() + " · " + (b == Baseline.JRDMA ? "jrdma " + shape.reference().label() : b.label()),
+                            shape.kind(), o);
                     baseOutcomes.computeIfAbsent(new Key(shape, b), k -> new ArrayList<>()).add(o);
                 }
                 if (!rdmaFirst) {
@@ -59,11 +62,19 @@ public final class BenchRunner {
         List<Row> rows = new ArrayList<>();
         for (Shape shape : plan.shapes()) {
             for (Baseline b : Plan.baselinesFor(shape)) {
-                rows.add(new Row(shape, b, Plan.targetFor(shape, b), rdmaOutcomes.getOrDefault(shape, List.of()),
+                rows.add(new Row(shape, b, Plan.targetsFor(shape, b), rdmaOutcomes.getOrDefault(shape, List.of()),
                         baseOutcomes.get(new Key(shape, b))));
             }
         }
         return rows;
+    }
+
+    /** A Java baseline by the baseline side; {@link Baseline#JRDMA}, the shape's plain run, by the jrdma side. */
+    private Outcome runBaseline(Shape shape, Baseline b) {
+        if (b != Baseline.JRDMA) {
+            return baselines.run(b, shape.sizeBytes(), budget);
+        }
+        return rdma == null ? Outcome.failed("no jrdma side") : rdma.run(shape.reference(), budget);
     }
 
     private void runRdma(Shape shape, int rep, Map<Shape, List<Outcome>> into) {

@@ -44,6 +44,7 @@ public final class PerfJson {
             entry("tStdevUs", "tstdevus", "tstdev", "tstdevusec"),
             entry("p99Us", "p99us", "p99usec", "t99us", "percentile99", "99percentileusec", "tp99us"),
             entry("p999Us", "p999us", "p999usec", "t999us", "percentile999", "999percentileusec", "tp999us"),
+            entry("setupCpuSeconds", "setupcpuseconds"),
             entry("allocBytesPerOp", "allocbytesperop", "allocperop", "allocatedbytesperop", "bytesallocatedperop", "allocbop"));
 
     private static Map.Entry<String, List<Alias>> entry(String name, String... keys) {

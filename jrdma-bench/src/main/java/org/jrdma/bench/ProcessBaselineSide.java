@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jrdma.bench.baseline.BaselineProcess;
 
 /**
  * Runs a baseline as two processes of this JVM's java and class path, like jrdma perf: the
@@ -43,12 +44,17 @@ public final class ProcessBaselineSide implements BaselineSide {
 
     @Override
     public String description() {
-        return "Java NIO (" + java + "), two processes, non-blocking channels busy-polled, direct buffers";
+        return "Java NIO (" + java + "), two processes, non-blocking channels busy-polled (the blocking UDP ping-pong: blocking "
+                + "channels), direct buffers";
     }
 
     /** The arguments both roles share: size and run length. */
     static List<String> runArguments(Baseline baseline, int sizeBytes, Budget budget) {
+        if (!baseline.isJava()) {
+            throw new IllegalArgumentException(baseline + " is run by the jrdma side");
+        }
         List<String> a = new ArrayList<>(List.of("--size", String.valueOf(sizeBytes)));
+        a.addAll(baseline.args());
         if (baseline.kind() == Kind.LATENCY) {
             a.addAll(List.of("--iters", String.valueOf(budget.latIters()), "--warmup", String.valueOf(Budget.warmupOf(budget.latIters()))));
         } else if (budget.bwTimed()) {
@@ -60,8 +66,35 @@ public final class ProcessBaselineSide implements BaselineSide {
         return a;
     }
 
+    /**
+     * The GiB a streaming run moves, warm-up included: (count + warm-up) × size; a timed run, its
+     * figure × (seconds + warm-up seconds). NaN for ping-pongs.
+     */
+    static double gibMoved(Baseline baseline, int sizeBytes, Budget budget, double mibPerSec) {
+        if (baseline.kind() != Kind.BANDWIDTH) {
+            return Double.NaN;
+        }
+        if (budget.bwTimed()) {
+            return mibPerSec * (budget.bwSeconds() + budget.bwWarmupSeconds()) / 1024;
+        }
+        int n = budget.bwIters(sizeBytes);
+        return (double) (n + Budget.warmupOf(n)) * sizeBytes / (1L << 30);
+    }
+
     @Override
     public Outcome run(Baseline baseline, int sizeBytes, Budget budget) {
+        double cpuBefore = ChildCpu.reapedSeconds();
+        double[] setup = {Double.NaN};
+        Outcome o = runPair(baseline, sizeBytes, budget, setup);
+        if (o instanceof Outcome.Ok ok) {
+            // both children have exited and been reaped: their CPU is in ours
+            double cpu = ChildCpu.traffic(cpuBefore, ChildCpu.reapedSeconds(), setup[0]);
+            return ok.withCpu(cpu, gibMoved(baseline, sizeBytes, budget, ok.value()));
+        }
+        return o;
+    }
+
+    private Outcome runPair(Baseline baseline, int sizeBytes, Budget budget, double[] setup) {
         long deadline = System.nanoTime() + budget.timeout(baseline.kind(), sizeBytes).toNanos();
         List<String> common = runArguments(baseline, sizeBytes, budget);
         try (Child server = start(baseline, "server", common)) {
@@ -82,14 +115,14 @@ public final class ProcessBaselineSide implements BaselineSide {
                 if (server.exitValue() != 0) {
                     return Outcome.failed("server " + server.exitReason());
                 }
+                setup[0] = setupCpu(ready.get(), startedLine(client));
                 Child measuring = baseline.figureFromServer() ? server : client;
                 Map<String, Object> line = lastJsonLine(measuring);
                 Object figure = line.get(baseline.figureKey());
                 if (!(figure instanceof Double value)) {
                     return Outcome.failed("no " + baseline.figureKey() + " in " + line);
                 }
-                Object alloc = line.get("allocBytesPerOp");
-                return Outcome.ok(value, alloc instanceof Double d ? d : Double.NaN);
+                return outcome(value, line);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -97,6 +130,15 @@ public final class ProcessBaselineSide implements BaselineSide {
         } catch (IOException | RuntimeException e) {
             return Outcome.failed(e.getMessage() == null ? e.toString() : e.getMessage());
         }
+    }
+
+    /** The figure, with the allocation and (ping-pongs) the tail percentiles of the line. */
+    static Outcome.Ok outcome(double value, Map<String, Object> line) {
+        return Outcome.ok(value, number(line, "allocBytesPerOp")).withTails(number(line, "halfRttP99Us"), number(line, "halfRttP999Us"));
+    }
+
+    private static double number(Map<String, Object> line, String key) {
+        return line.get(key) instanceof Double d ? d : Double.NaN;
     }
 
     private static Outcome exited(Child server) throws InterruptedException {
@@ -110,10 +152,26 @@ public final class ProcessBaselineSide implements BaselineSide {
         return Child.start(baseline.label() + " " + role, cmd, ProcessRdmaSide.UNSET_ENV);
     }
 
+    /**
+     * The CPU the two had used when their traffic was about to start: the server's on its ready
+     * line (bound), the client's on its started line (connected); NaN unless both said.
+     */
+    static double setupCpu(String serverReady, String clientStarted) {
+        if (serverReady == null || clientStarted == null) {
+            return Double.NaN;
+        }
+        return number(Json.parseObject(serverReady), "cpuSeconds") + number(Json.parseObject(clientStarted), "cpuSeconds");
+    }
+
+    private static String startedLine(Child c) {
+        return c.stdout().stream().filter(l -> l.startsWith("{\"" + BaselineProcess.STARTED_KEY + "\"")).findFirst().orElse(null);
+    }
+
     private static Map<String, Object> lastJsonLine(Child c) {
         List<String> lines = c.stdout();
         for (int i = lines.size() - 1; i >= 0; i--) {
-            if (lines.get(i).startsWith("{") && !lines.get(i).startsWith("{\"ready\"")) {
+            if (lines.get(i).startsWith("{") && !lines.get(i).startsWith("{\"ready\"")
+                    && !lines.get(i).startsWith("{\"" + BaselineProcess.STARTED_KEY + "\"")) {
                 return Json.parseObject(lines.get(i));
             }
         }

@@ -15,7 +15,9 @@ import java.util.Set;
  * host), then, once it listens on its TCP port, the client ({@code 127.0.0.1}). No device
  * flags: the server's default device binds 127.0.0.1 and the client's moves to 127.0.0.2.
  * Figures come from {@code --out_json} (the file of {@code --out_json_file}, else the JSON in
- * standard output), the client's first; allocation is the larger of the two sides'.
+ * standard output), the client's first; allocation is the larger of the two sides'. Latency
+ * runs give their p99 and p99.9 too; every run, the CPU its two processes used from the end of
+ * their set-up (perf's {@code setupCpuSeconds}) to their exit ({@link ChildCpu}).
  */
 public final class ProcessRdmaSide implements RdmaSide {
     /** Environment that would change what is measured or where: the children run without it. */
@@ -91,13 +93,14 @@ public final class ProcessRdmaSide implements RdmaSide {
         if (shape.kind() == Kind.BANDWIDTH && budget.bwTimed()) {
             args.addAll(List.of("-D", String.valueOf(budget.bwSeconds())));
         } else {
-            int iters = shape.kind() == Kind.BANDWIDTH ? budget.bwIters(shape.sizeBytes()) : budget.latIters();
+            long iters = iterations(shape, budget);
             args.addAll(List.of("-n", String.valueOf(iters)));
             // the same unmeasured warm-up as the baselines get (a fifth), through jrdma perf's
             // own --warmup: perftest has none, and a JVM measured cold measures its compiler
             args.addAll(List.of("--warmup", String.valueOf(Budget.warmupOf(iters))));
         }
         args.addAll(List.of("--out_json", "--out_json_file", jsonFile.toString(), "--report-alloc"));
+        args.addAll(shape.variant().perfArgs());
         args.addAll(extraArgs);
         if (client) {
             args.add("127.0.0.1");
@@ -105,10 +108,55 @@ public final class ProcessRdmaSide implements RdmaSide {
         return args;
     }
 
+    /**
+     * perf's {@code -n} for a count-mode run: a latency run's round trips, or a bandwidth run's
+     * messages shared among the QPs that carry traffic ({@code -n} is per QP), so that -q 16
+     * moves what -q 1 does.
+     */
+    static long iterations(Shape shape, Budget budget) {
+        if (shape.kind() == Kind.LATENCY) {
+            return budget.latIters();
+        }
+        return Math.max(1, budget.bwIters(shape.sizeBytes()) / shape.variant().qps());
+    }
+
+    /**
+     * The GiB a bandwidth run moves, warm-up included (what the CPU of the whole processes is
+     * divided by): count mode (-n + --warmup) × QPs × size; a timed run, its figure × -D (its
+     * few unmeasured moments are left out). NaN for latency.
+     */
+    static double gibMoved(Shape shape, Budget budget, double mibPerSec) {
+        if (shape.kind() != Kind.BANDWIDTH) {
+            return Double.NaN;
+        }
+        if (budget.bwTimed()) {
+            return mibPerSec * budget.bwSeconds() / 1024;
+        }
+        long iters = iterations(shape, budget);
+        return (double) (iters + Budget.warmupOf(iters)) * shape.variant().qps() * shape.sizeBytes() / (1L << 30);
+    }
+
     @Override
     public Outcome run(Shape shape, Budget budget) {
+        double cpuBefore = ChildCpu.reapedSeconds();
+        double[] setup = {Double.NaN};
+        Outcome o = runPair(shape, budget, setup);
+        if (o instanceof Outcome.Ok ok) {
+            // both children have exited and been reaped: their CPU is in ours
+            double cpu = ChildCpu.traffic(cpuBefore, ChildCpu.reapedSeconds(), setup[0]);
+            return ok.withCpu(cpu, gibMoved(shape, budget, ok.value()));
+        }
+        return o;
+    }
+
+    /** The CPU both sides had used when their session was set up (perf's setupCpuSeconds), NaN unless both said. */
+    static double setupCpu(PerfResult client, PerfResult server) {
+        return client == null || server == null ? Double.NaN : client.get("setupCpuSeconds") + server.get("setupCpuSeconds");
+    }
+
+    private Outcome runPair(Shape shape, Budget budget, double[] setup) {
         long deadline = System.nanoTime() + budget.timeout(shape.kind(), shape.sizeBytes()).toNanos();
-        String tag = shape.test() + "-" + shape.sizeBytes();
+        String tag = shape.test() + "-" + shape.sizeBytes() + (shape.variant().name().isEmpty() ? "" : "-" + shape.variant().name());
         Path serverJson = scratch.resolve(tag + "-server.json");
         Path clientJson = scratch.resolve(tag + "-client.json");
         try {
@@ -136,7 +184,10 @@ public final class ProcessRdmaSide implements RdmaSide {
                     if (server.exitValue() != 0) {
                         return Outcome.failed("server " + server.exitReason());
                     }
-                    return outcome(shape, read(clientJson, client), read(serverJson, server));
+                    PerfResult c = read(clientJson, client);
+                    PerfResult sv = read(serverJson, server);
+                    setup[0] = setupCpu(c, sv);
+                    return outcome(shape, c, sv);
                 }
             }
         } catch (InterruptedException e) {
@@ -188,6 +239,7 @@ public final class ProcessRdmaSide implements RdmaSide {
                 alloc = Double.isNaN(alloc) ? side.get("allocBytesPerOp") : Math.max(alloc, side.get("allocBytesPerOp"));
             }
         }
-        return Outcome.ok(value, alloc);
+        Outcome.Ok ok = Outcome.ok(value, alloc);
+        return shape.kind() == Kind.LATENCY ? ok.withTails(figures.get("p99Us"), figures.get("p999Us")) : ok;
     }
 }

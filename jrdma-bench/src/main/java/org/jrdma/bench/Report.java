@@ -30,6 +30,10 @@ public final class Report {
         sb.append("- figures: median [min–max] over the reps. Bandwidth in MiB/s (2^20 B/s; jrdma: perftest's BW average; TCP: bytes "
                 + "counted at the receiver after a warm-up), higher is better. Latency in µs one-way (half the round trip), the median "
                 + "(jrdma: perftest's t_typical; ping-pongs: p50 after a warm-up), lower is better\n");
+        sb.append("- variants: -q 16 is 16 QPs round robin, the aggregate, the same bytes as -q 1; \"beside 1000 idle QPs\" is one "
+                + "busy QP while each side holds 1000 more connected ones that carry nothing (jrdma perf --idle-qps); both are "
+                + "compared with jrdma's plain run of the same test and size, run back to back. -e sleeps on CQ events, against a "
+                + "UDP ping-pong on blocking channels\n");
         sb.append("- **ratio = jrdma ÷ baseline**, taken per rep (the two ran back to back), median [min–max] over the reps: "
                 + "for bandwidth > 1 means jrdma is faster, for latency < 1 means jrdma is faster\n");
         sb.append(String.format(Locale.ROOT, "- alloc: heap bytes jrdma allocated per operation (--report-alloc; the larger side, the "
@@ -41,14 +45,91 @@ public final class Report {
             sb.append("| ").append(r.shape().label())
                     .append(" | ").append(cell(r.rdma(), r.rdmaSummary(), r.shape().kind(), c.rdma() == null))
                     .append(" | ").append(allocCell(r, c.rdma() == null))
-                    .append(" | ").append(r.baseline().label()).append(": ").append(cell(r.base(), r.baseSummary(), r.shape().kind(), false))
+                    .append(" | ").append(r.baselineLabel()).append(": ").append(cell(r.base(), r.baseSummary(), r.shape().kind(), false))
                     .append(" | ").append(ratioCell(r.ratio()))
-                    .append(" | ").append(r.target() == null ? "0 B/op" : r.target().text() + ", 0 B/op")
+                    .append(" | ").append(targetCell(r))
                     .append(" | ").append(verdictText(r.verdict()))
                     .append(" |\n");
         }
-        sb.append('\n').append(targets(rows));
+        sb.append('\n').append(tails(rows)).append(cpu(rows)).append(targets(rows));
         return sb.toString();
+    }
+
+    private static String targetCell(Row r) {
+        List<String> t = new ArrayList<>(r.targets().stream().map(Target::text).toList());
+        t.add("0 B/op");
+        return String.join(", ", t);
+    }
+
+    /** The latency rows' p50, p99 and p99.9, each side and each ratio; empty without latency rows. */
+    static String tails(List<Row> rows) {
+        List<Row> lat = rows.stream().filter(r -> r.shape().kind() == Kind.LATENCY).toList();
+        if (lat.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("Latency tails, µs one-way, p50 / p99 / p99.9 (jrdma: perftest's t_typical and its "
+                + "99% and 99.9% percentile columns; ping-pongs: nearest rank of half the round trips); ratio = jrdma ÷ baseline per rep, "
+                + "the median over the reps:\n\n");
+        sb.append("| shape | baseline | jrdma | baseline | ratio |\n|---|---|---|---|---|\n");
+        for (Row r : lat) {
+            sb.append("| ").append(r.shape().label()).append(" | ").append(r.baselineLabel())
+                    .append(" | ").append(triple(r.rdmaSummary(), r.rdmaP99(), r.rdmaP999(), Report::latency))
+                    .append(" | ").append(triple(r.baseSummary(), r.baseP99(), r.baseP999(), Report::latency))
+                    .append(" | ").append(triple(r.ratio(), r.measured(Target.Measure.P99_RATIO), r.measured(Target.Measure.P999_RATIO),
+                            v -> String.format(Locale.ROOT, "%.2f×", v)))
+                    .append(" |\n");
+        }
+        return sb.append('\n').toString();
+    }
+
+    /** The bandwidth rows' message rate and CPU seconds per GiB, each side and the ratio; empty without them. */
+    static String cpu(List<Row> rows) {
+        List<Row> bw = rows.stream().filter(r -> r.shape().kind() == Kind.BANDWIDTH).toList();
+        if (bw.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("Bandwidth rows: jrdma's message rate (MiB/s × 2^20 ÷ size), and CPU seconds per GiB "
+                + "moved: user + system time of the run's two processes together, from the end of their set-up (perf: the "
+                + "setupCpuSeconds of its JSON, the session up; TCP: the server bound, the client connected) to their exit, so the "
+                + "warm-up and the teardown are in it and JVM start-up and connection set-up are not, ÷ the GiB they moved, "
+                + "warm-up included; "
+                + "ratio = jrdma ÷ baseline per rep, the median over the reps:\n\n");
+        sb.append("| shape | jrdma msg/s | jrdma CPU s/GiB | baseline | baseline CPU s/GiB | CPU ratio |\n|---|---|---|---|---|---|\n");
+        for (Row r : bw) {
+            sb.append("| ").append(r.shape().label())
+                    .append(" | ").append(single(r.rdmaMsgRate(), Report::rate))
+                    .append(" | ").append(single(r.rdmaCpuPerGiB(), Report::cpuValue))
+                    .append(" | ").append(r.baselineLabel())
+                    .append(" | ").append(single(r.baseCpuPerGiB(), Report::cpuValue))
+                    .append(" | ").append(ratioCell(r.measured(Target.Measure.CPU_RATIO)))
+                    .append(" |\n");
+        }
+        return sb.append('\n').toString();
+    }
+
+    private static String triple(Summary a, Summary b, Summary c, java.util.function.DoubleFunction<String> f) {
+        return single(a, f) + " / " + single(b, f) + " / " + single(c, f);
+    }
+
+    private static String single(Summary s, java.util.function.DoubleFunction<String> f) {
+        return s == null ? "–" : f.apply(s.median());
+    }
+
+    private static String latency(double v) {
+        return value(v, Kind.LATENCY);
+    }
+
+    /** Millions of messages per second as "1.23 M", "491 k", "480". */
+    static String rate(double millions) {
+        double v = millions * 1e6;
+        if (v >= 1e6) {
+            return String.format(Locale.ROOT, "%.2f M", millions);
+        }
+        return v >= 1e3 ? String.format(Locale.ROOT, "%.0f k", v / 1e3) : String.format(Locale.ROOT, "%.0f", v);
+    }
+
+    private static String cpuValue(double v) {
+        return String.format(Locale.ROOT, v < 10 ? "%.3f" : "%.1f", v);
     }
 
     private static String runLength(Budget b) {
@@ -57,15 +138,15 @@ public final class Report {
         return bw + String.format(Locale.ROOT, ", latency runs make %d round trips (-n)", b.latIters());
     }
 
-    /** The issue's three targets, each with its figure and verdict. */
+    /** The issue's targets, each with its figure and verdict. */
     static String targets(List<Row> rows) {
-        StringBuilder sb = new StringBuilder("Targets (issue 4):\n\n");
+        StringBuilder sb = new StringBuilder("Targets (issue 15):\n\n");
         for (Row r : rows) {
-            if (r.target() != null) {
-                Summary ratio = r.ratio();
-                sb.append(String.format(Locale.ROOT, "- %s %s %s: %s — %s%n", r.shape().label(), r.target().text(), r.baseline().label(),
-                        ratio == null ? "no ratio" : String.format(Locale.ROOT, "%.2f×", ratio.median()),
-                        verdictText(r.targetVerdict())));
+            for (Target t : r.targets()) {
+                Summary m = r.measured(t.measure());
+                String against = t.measure().isRatio() ? " " + r.baselineLabel() : "";
+                sb.append(String.format(Locale.ROOT, "- %s %s%s: %s — %s%n", r.shape().label(), t.text(), against,
+                        m == null ? "no figure" : t.format(m.median()), verdictText(r.verdict(t))));
             }
         }
         List<Row> withRdma = rows.stream().filter(r -> r.rdmaSummary() != null).toList(); // rows where jrdma ran

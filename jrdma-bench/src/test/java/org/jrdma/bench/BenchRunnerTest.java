@@ -18,26 +18,92 @@ class BenchRunnerTest {
                 key.contains("_lat") ? 4.0 : key.contains("ping-pong") ? 2.0 : 100.0, 0.0));
         List<Row> rows = new BenchRunner(Plan.issue(), Budget.quick(), 1, fake.rdma(), fake.baselines(), QUIET).run();
 
-        assertThat(rows).hasSize(20);
-        assertThat(rows.stream().map(r -> r.shape().label() + " vs " + r.baseline().label()).toList()).containsExactly(
+        assertThat(rows.stream().map(r -> r.shape().label() + " vs " + r.baselineLabel()).toList()).containsExactly(
                 "write_bw 64 B vs TCP streaming", "write_bw 4 KiB vs TCP streaming", "write_bw 64 KiB vs TCP streaming",
                 "write_bw 1 MiB vs TCP streaming",
                 "send_bw 64 B vs TCP streaming", "send_bw 4 KiB vs TCP streaming", "send_bw 64 KiB vs TCP streaming",
                 "send_bw 1 MiB vs TCP streaming",
                 "read_bw 64 B vs TCP streaming", "read_bw 4 KiB vs TCP streaming", "read_bw 64 KiB vs TCP streaming",
                 "read_bw 1 MiB vs TCP streaming",
+                "write_bw 64 KiB -q 16 vs jrdma write_bw 64 KiB", "write_bw 64 KiB beside 1000 idle QPs vs jrdma write_bw 64 KiB",
                 "send_lat 8 B vs UDP ping-pong", "send_lat 8 B vs TCP ping-pong", "send_lat 4 KiB vs UDP ping-pong",
                 "send_lat 4 KiB vs TCP ping-pong",
                 "write_lat 8 B vs UDP ping-pong", "write_lat 8 B vs TCP ping-pong", "write_lat 4 KiB vs UDP ping-pong",
-                "write_lat 4 KiB vs TCP ping-pong");
-        assertThat(rows.stream().filter(r -> r.target() != null).map(r -> r.shape().label() + " " + r.target().text()))
-                .containsExactly("write_bw 64 KiB ≥ 0.50×", "send_lat 8 B ≤ 2.00×");
+                "write_lat 4 KiB vs TCP ping-pong",
+                "send_lat 8 B -e vs blocking UDP ping-pong");
+        assertThat(rows.stream().filter(r -> !r.targets().isEmpty())
+                .map(r -> r.shape().label() + " " + String.join(", ", r.targets().stream().map(Target::text).toList()))).containsExactly(
+                "write_bw 64 B ≥ 1.00×, ≥ 1.00 M msg/s, CPU/GiB ≤ 1.50×", "write_bw 4 KiB ≥ 0.80×, CPU/GiB ≤ 1.50×",
+                "write_bw 64 KiB ≥ 1.00×, CPU/GiB ≤ 1.50×", "write_bw 1 MiB ≥ 1.00×, CPU/GiB ≤ 1.50×",
+                "send_bw 64 B ≥ 1.00×, ≥ 1.00 M msg/s, CPU/GiB ≤ 1.50×", "send_bw 4 KiB ≥ 0.80×, CPU/GiB ≤ 1.50×",
+                "send_bw 64 KiB ≥ 1.00×, CPU/GiB ≤ 1.50×", "send_bw 1 MiB ≥ 1.00×, CPU/GiB ≤ 1.50×",
+                "read_bw 64 B ≥ 1.00×, ≥ 1.00 M msg/s, CPU/GiB ≤ 1.50×", "read_bw 4 KiB ≥ 0.80×, CPU/GiB ≤ 1.50×",
+                "read_bw 64 KiB ≥ 1.00×, CPU/GiB ≤ 1.50×", "read_bw 1 MiB ≥ 1.00×, CPU/GiB ≤ 1.50×",
+                "write_bw 64 KiB -q 16 ≥ 0.90×", "write_bw 64 KiB beside 1000 idle QPs ≥ 0.90×",
+                "send_lat 8 B ≤ 1.30×, p99 ≤ 2.00×, p99.9 ≤ 3.00×", "write_lat 8 B ≤ 1.50×", "send_lat 8 B -e ≤ 1.50×");
+        // the jrdma-against-jrdma rows ran the plain shape again, as their baseline, right beside the variant
+        assertThat(fake.calls).containsSubsequence("jrdma write_bw 65536", "jrdma write_bw 65536 q16", "jrdma write_bw 65536",
+                "jrdma write_bw 65536 idle1000");
+        assertThat(fake.calls).containsSubsequence("blocking UDP ping-pong 8", "jrdma send_lat 8 events");
 
         String md = Report.markdown(context(1, "fake jrdma"), rows);
-        assertThat(md.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| shape"))).hasSize(20);
-        assertThat(md).contains("| write_bw 64 KiB | 100 MiB/s | 0.00 | TCP streaming: 100 MiB/s | 1.00× | ≥ 0.50×, 0 B/op | yes |",
-                "| send_lat 8 B | 4.00 µs | 0.00 | UDP ping-pong: 2.00 µs | 2.00× | ≤ 2.00×, 0 B/op | yes |",
-                "ratio = jrdma ÷ baseline", "lower is better", "higher is better", "load average");
+        assertThat(md.lines().filter(l -> l.matches("\\| \\w+_(bw|lat) .*")
+                && l.split("\\|").length == 8)).hasSize(23);
+        assertThat(md).contains("| write_bw 64 KiB | 100 MiB/s | 0.00 | TCP streaming: 100 MiB/s | 1.00× | ≥ 1.00×, CPU/GiB ≤ 1.50×, 0 B/op | ? |",
+                "| write_bw 64 KiB -q 16 | 100 MiB/s | 0.00 | jrdma write_bw 64 KiB: 100 MiB/s | 1.00× | ≥ 0.90×, 0 B/op | yes |",
+                "| send_lat 8 B | 4.00 µs | 0.00 | UDP ping-pong: 2.00 µs | 2.00× | ≤ 1.30×, p99 ≤ 2.00×, p99.9 ≤ 3.00×, 0 B/op | **no** |",
+                "| send_lat 8 B -e | 4.00 µs | 0.00 | blocking UDP ping-pong: 2.00 µs | 2.00× | ≤ 1.50×, 0 B/op | **no** |",
+                "ratio = jrdma ÷ baseline", "lower is better", "higher is better", "load average", "Targets (issue 15):",
+                "- write_bw 64 B ≥ 1.00 M msg/s: 1.64 M msg/s — yes",
+                "- write_bw 64 KiB CPU/GiB ≤ 1.50× TCP streaming: no figure — ?");
+    }
+
+    @Test
+    void tailsCpuAndMessageRateHaveTheirTablesRatiosAndTargets() {
+        // send_lat 8 B: jrdma p50/p99/p99.9 = 3/8/30 µs, UDP 2/3/10 -> 1.5×, 2.67×, 3.0×
+        // write_bw 64 B: jrdma 30 MiB/s (0.49 M msg/s), 6 CPU s over 0.5 GiB = 12 s/GiB; TCP 60 MiB/s, 2 s over 0.5 GiB = 4 s/GiB
+        FakeSides fake = new FakeSides((key, n) -> switch (key) {
+            case "jrdma send_lat 8" -> Outcome.ok(3.0, 0.0).withTails(8.0, 30.0);
+            case "UDP ping-pong 8" -> Outcome.ok(2.0, 0.0).withTails(3.0, 10.0);
+            case "TCP ping-pong 8" -> Outcome.ok(4.0, 0.0).withTails(Double.NaN, Double.NaN);
+            case "jrdma write_bw 64" -> Outcome.ok(30.0, 0.0).withCpu(6.0, 0.5);
+            case "TCP streaming 64" -> Outcome.ok(60.0, 0.0).withCpu(2.0, 0.5);
+            default -> throw new AssertionError(key);
+        });
+        Plan plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8:events"));
+        assertThat(plan.shapes()).containsExactly(new Shape("write_bw", 64), new Shape("send_lat", 8, Variant.EVENTS));
+        assertThat(Plan.issue().only(List.of("write_bw@65536:plain")).shapes()).containsExactly(new Shape("write_bw", 65536));
+        assertThat(Plan.issue().only(List.of("write_bw@65536")).shapes()).hasSize(3);
+        plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8"));
+        assertThat(plan.shapes()).containsExactly(new Shape("write_bw", 64), new Shape("send_lat", 8), new Shape("send_lat", 8, Variant.EVENTS));
+        plan = new Plan(plan.shapes().subList(0, 2));
+        List<Row> rows = new BenchRunner(plan, Budget.quick(), 1, fake.rdma(), fake.baselines(), QUIET).run();
+
+        Row bw = rows.get(0);
+        assertThat(bw.rdmaCpuPerGiB().median()).isEqualTo(12.0);
+        assertThat(bw.baseCpuPerGiB().median()).isEqualTo(4.0);
+        assertThat(bw.measured(Target.Measure.CPU_RATIO).median()).isCloseTo(3.0, within(1e-12));
+        assertThat(bw.rdmaMsgRate().median()).isCloseTo(30.0 * (1 << 20) / 64 / 1e6, within(1e-12));
+        assertThat(bw.verdict()).isEqualTo(Row.Verdict.NOT_MET);
+        Row udp = rows.get(1);
+        assertThat(udp.measured(Target.Measure.P99_RATIO).median()).isCloseTo(8.0 / 3.0, within(1e-12));
+        assertThat(udp.measured(Target.Measure.P999_RATIO).median()).isCloseTo(3.0, within(1e-12));
+        assertThat(udp.verdict(Target.atMost(Target.Measure.P999_RATIO, 3.0))).isEqualTo(Row.Verdict.MET);
+        assertThat(udp.verdict(Target.atMost(Target.Measure.P99_RATIO, 2.0))).isEqualTo(Row.Verdict.NOT_MET);
+        assertThat(rows.get(2).measured(Target.Measure.P99_RATIO)).as("no baseline p99: no ratio").isNull();
+
+        String md = Report.markdown(context(1, "fake jrdma"), rows);
+        assertThat(md).contains("| shape | baseline | jrdma | baseline | ratio |",
+                "| send_lat 8 B | UDP ping-pong | 3.00 / 8.00 / 30.00 | 2.00 / 3.00 / 10.00 | 1.50× / 2.67× / 3.00× |",
+                "| send_lat 8 B | TCP ping-pong | 3.00 / 8.00 / 30.00 | 4.00 / – / – | 0.75× / – / – |",
+                "| shape | jrdma msg/s | jrdma CPU s/GiB | baseline | baseline CPU s/GiB | CPU ratio |",
+                "| write_bw 64 B | 492 k | 12.0 | TCP streaming | 4.000 | 3.00× |",
+                "- write_bw 64 B ≥ 1.00× TCP streaming: 0.50× — **no**",
+                "- write_bw 64 B ≥ 1.00 M msg/s: 0.49 M msg/s — **no**",
+                "- write_bw 64 B CPU/GiB ≤ 1.50× TCP streaming: 3.00× — **no**",
+                "- send_lat 8 B ≤ 1.30× UDP ping-pong: 1.50× — **no**",
+                "- send_lat 8 B p99 ≤ 2.00× UDP ping-pong: 2.67× — **no**",
+                "- send_lat 8 B p99.9 ≤ 3.00× UDP ping-pong: 3.00× — yes");
     }
 
     @Test
@@ -56,7 +122,7 @@ class BenchRunnerTest {
             case "TCP ping-pong 8" -> Outcome.ok(3.0, 0.0);
             default -> throw new AssertionError(key);
         });
-        Plan plan = Plan.issue().only(List.of("write_bw@65536", "send_lat@8"));
+        Plan plan = Plan.issue().only(List.of("write_bw@65536:plain", "send_lat@8:plain"));
         List<Row> rows = new BenchRunner(plan, Budget.quick(), 3, fake.rdma(), fake.baselines(), QUIET).run();
 
         Row write = rows.get(0);
@@ -65,7 +131,9 @@ class BenchRunnerTest {
         assertThat(write.ratio().median()).isCloseTo(0.6, within(1e-12));
         assertThat(write.ratio().min()).isCloseTo(0.5, within(1e-12));
         assertThat(write.ratio().max()).isCloseTo(0.8, within(1e-12));
-        assertThat(write.verdict()).isEqualTo(Row.Verdict.MET);
+        assertThat(write.verdict(Target.atLeast(1.0))).isEqualTo(Row.Verdict.NOT_MET);
+        assertThat(write.verdict(Target.atLeast(0.6))).isEqualTo(Row.Verdict.MET); // the median, not the min
+        assertThat(write.verdict()).isEqualTo(Row.Verdict.NOT_MET);
 
         Row sendUdp = rows.get(1);
         assertThat(sendUdp.baseline()).isEqualTo(Baseline.UDP_PINGPONG);
@@ -77,17 +145,18 @@ class BenchRunnerTest {
         assertThat(sendTcp.verdict()).isEqualTo(Row.Verdict.MET); // no target: allocation alone
 
         String md = Report.markdown(context(3, "fake jrdma"), rows);
-        assertThat(md).contains("| write_bw 64 KiB | 1000 [800–1200] MiB/s | 0.00 | TCP streaming: 2000 [1000–2000] MiB/s | 0.60× [0.50–0.80] | ≥ 0.50×, 0 B/op | yes |",
-                "| send_lat 8 B | 4.00 [3.00–5.00] µs | 0.50 | UDP ping-pong: 2.00 [1.60–2.00] µs | 2.50× [1.50–2.50] | ≤ 2.00×, 0 B/op | **no** |",
-                "- write_bw 64 KiB ≥ 0.50× TCP streaming: 0.60× — yes",
-                "- send_lat 8 B ≤ 2.00× UDP ping-pong: 2.50× — **no**",
+        assertThat(md).contains("| write_bw 64 KiB | 1000 [800–1200] MiB/s | 0.00 | TCP streaming: 2000 [1000–2000] MiB/s | 0.60× [0.50–0.80] | ≥ 1.00×, CPU/GiB ≤ 1.50×, 0 B/op | **no** |",
+                "| send_lat 8 B | 4.00 [3.00–5.00] µs | 0.50 | UDP ping-pong: 2.00 [1.60–2.00] µs | 2.50× [1.50–2.50] | ≤ 1.30×, p99 ≤ 2.00×, p99.9 ≤ 3.00×, 0 B/op | **no** |",
+                "- write_bw 64 KiB ≥ 1.00× TCP streaming: 0.60× — **no**",
+                "- send_lat 8 B ≤ 1.30× UDP ping-pong: 2.50× — **no**",
+                "- send_lat 8 B p99 ≤ 2.00× UDP ping-pong: no figure — ?",
                 "- zero bytes allocated per operation: at most 0.50 B/op — yes");
     }
 
     @Test
     void eachRepRunsAShapesSidesBackToBackAlternatingWhichGoesFirst() {
         FakeSides fake = new FakeSides((key, n) -> Outcome.ok(1.0, 0.0));
-        Plan plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8"));
+        Plan plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8:plain"));
         new BenchRunner(plan, Budget.quick(), 2, fake.rdma(), fake.baselines(), QUIET).run();
 
         assertThat(fake.calls).containsExactly(
@@ -106,7 +175,7 @@ class BenchRunnerTest {
             }
             return Outcome.ok(key.startsWith("jrdma") ? 600 + 100 * n : 1000, 40.0);
         });
-        Plan plan = Plan.issue().only(List.of("write_bw@65536", "send_lat@8"));
+        Plan plan = Plan.issue().only(List.of("write_bw@65536:plain", "send_lat@8:plain"));
         List<Row> rows = new BenchRunner(plan, Budget.quick(), 3, fake.rdma(), fake.baselines(), QUIET).run();
 
         Row write = rows.get(0);
@@ -119,7 +188,7 @@ class BenchRunnerTest {
         String md = Report.markdown(context(3, "fake jrdma"), rows);
         assertThat(md).contains("| write_bw 64 KiB | 700 [600–800] MiB/s (1 of 3 failed: timeout) | 40 |",
                 "| send_lat 8 B | client exit 1: jrdma perf: error: a\\|b | – |",
-                "- send_lat 8 B ≤ 2.00× UDP ping-pong: no ratio — ?",
+                "- send_lat 8 B ≤ 1.30× UDP ping-pong: no figure — ?",
                 "- zero bytes allocated per operation: at most 40 B/op (write_bw 64 KiB) — **no**");
     }
 
@@ -128,9 +197,11 @@ class BenchRunnerTest {
         FakeSides fake = new FakeSides((key, n) -> Outcome.ok(2.0, 0.0));
         List<Row> rows = new BenchRunner(Plan.issue().only(List.of("send_lat")), Budget.quick(), 1, null, fake.baselines(), QUIET).run();
 
-        assertThat(fake.calls).containsExactly("UDP ping-pong 8", "TCP ping-pong 8", "UDP ping-pong 4096", "TCP ping-pong 4096");
+        assertThat(fake.calls).containsExactly("UDP ping-pong 8", "TCP ping-pong 8", "UDP ping-pong 4096", "TCP ping-pong 4096",
+                "blocking UDP ping-pong 8");
         String md = Report.markdown(context(1, null), rows);
-        assertThat(md).contains("- jrdma: not run (baselines only)", "| send_lat 8 B | – | – | UDP ping-pong: 2.00 µs | – | ≤ 2.00×, 0 B/op | ? |",
+        assertThat(md).contains("- jrdma: not run (baselines only)", "| send_lat 8 B | – | – | UDP ping-pong: 2.00 µs | – | ≤ 1.30×, p99 ≤ 2.00×, p99.9 ≤ 3.00×, 0 B/op | ? |",
+                "| send_lat 8 B -e | – | – | blocking UDP ping-pong: 2.00 µs | – | ≤ 1.50×, 0 B/op | ? |",
                 "- zero bytes allocated per operation: not reported — ?");
     }
 

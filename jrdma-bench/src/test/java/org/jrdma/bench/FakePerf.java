@@ -21,6 +21,8 @@ import java.util.Locale;
 public final class FakePerf {
     static final double BW_MIBS = 1000;
     static final double LAT_US = 3.5;
+    static final double P99_US = 7.5;
+    static final double P999_US = 20.0;
     static final double CLIENT_ALLOC = 0.25;
     static final double SERVER_ALLOC = 0.75;
 
@@ -49,6 +51,9 @@ public final class FakePerf {
                 case "--out_json_file" -> jsonFile = Path.of(rest.get(++i));
                 case "--report-alloc" -> reportAlloc = true;
                 case "--fake-mode" -> mode = rest.get(++i);
+                case "-q", "--idle-qps" -> Integer.parseInt(rest.get(++i)); // the variants' flags: nothing to do here
+                case "-e" -> {
+                }
                 default -> {
                     if (rest.get(i).startsWith("-") || i != rest.size() - 1) {
                         System.err.println("jrdma perf: unknown option " + rest.get(i));
@@ -102,8 +107,12 @@ public final class FakePerf {
                     BW_MIBS * (1 << 20) / size / 1e6));
         } else if (client) {
             sb.append(String.format(Locale.ROOT, ",\"tMinUs\":3.0,\"tMaxUs\":40.0,\"tTypicalUs\":%.2f,\"tAvgUs\":3.9,\"tStdevUs\":0.8,"
-                    + "\"p99Us\":7.5,\"p999Us\":20.0", LAT_US));
+                    + "\"p99Us\":%.1f,\"p999Us\":%.1f", LAT_US, P99_US, P999_US));
         }
+        // as jrdma perf: the CPU this process had used when set up (here: now, all but the exit)
+        double cpu = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
+        sb.append(String.format(Locale.ROOT, ",\"setupCpuSeconds\":%.3f", cpu));
         sb.append(String.format(Locale.ROOT, ",\"allocBytesPerOp\":%.2f}", client ? CLIENT_ALLOC : SERVER_ALLOC));
         return sb.toString();
     }

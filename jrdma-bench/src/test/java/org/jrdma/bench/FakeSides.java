@@ -10,7 +10,10 @@ final class FakeSides {
     final List<String> calls = new ArrayList<>();
     private final Map<String, Integer> counts = new java.util.HashMap<>();
 
-    /** The outcome of the n-th call (from 0) for a key like "jrdma write_bw 65536" or "TCP streaming 65536". */
+    /**
+     * The outcome of the n-th call (from 0) for a key like "jrdma write_bw 65536", "jrdma write_bw 65536 q16"
+     * (a variant's name last) or "TCP streaming 65536".
+     */
     private final BiFunction<String, Integer, Outcome> outcomes;
 
     FakeSides(BiFunction<String, Integer, Outcome> outcomes) {
@@ -27,7 +30,8 @@ final class FakeSides {
         return new RdmaSide() {
             @Override
             public Outcome run(Shape shape, Budget budget) {
-                return next("jrdma " + shape.test() + " " + shape.sizeBytes());
+                return next("jrdma " + shape.test() + " " + shape.sizeBytes()
+                        + (shape.variant().name().isEmpty() ? "" : " " + shape.variant().name()));
             }
 
             @Override

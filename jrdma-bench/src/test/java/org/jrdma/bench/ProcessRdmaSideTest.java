@@ -28,19 +28,41 @@ class ProcessRdmaSideTest {
                 "send_lat", "-s", "8", "-p", "4000", "-n", "100", "--warmup", "20", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
                 "--fake-mode", "ok", "127.0.0.1");
         assertThat(side.arguments(new Shape("read_bw", 64), TINY.withBwSeconds(5), 4000, json, false)).contains("-D", "5").doesNotContain("-n", "--warmup");
+        // a variant's flags come before the extra ones; -q 16 shares the run's messages among its QPs (-n is per QP)
+        assertThat(side.arguments(new Shape("write_bw", 65536, Variant.Q16), new Budget(64L << 20, 10, 10_000, 0, 100, null), 4000, json, true))
+                .containsExactly("write_bw", "-s", "65536", "-p", "4000", "-n", "64", "--warmup", "12", "--out_json", "--out_json_file",
+                        "/tmp/x.json", "--report-alloc", "-q", "16", "--fake-mode", "ok", "127.0.0.1");
+        assertThat(side.arguments(new Shape("write_bw", 65536, Variant.IDLE), TINY, 4000, json, false))
+                .containsSubsequence("-n", "16", "--warmup", "3", "--report-alloc", "--idle-qps", "1000", "--fake-mode");
+        assertThat(side.arguments(new Shape("send_lat", 8, Variant.EVENTS), TINY, 4000, json, false))
+                .containsSubsequence("--report-alloc", "-e", "--fake-mode");
+        assertThat(ProcessRdmaSide.gibMoved(new Shape("write_bw", 65536, Variant.Q16), new Budget(64L << 20, 10, 10_000, 0, 100, null), 1))
+                .as("(64 + 12) × 16 QPs × 64 KiB").isEqualTo(76.0 * 16 * 65536 / (1 << 30));
+        assertThat(ProcessRdmaSide.gibMoved(new Shape("write_bw", 4096), TINY.withBwSeconds(5), 2048.0)).as("2 GiB/s for 5 s").isEqualTo(10.0);
     }
 
     @Test
     void bandwidthComesFromTheClientsJsonFileAndAllocationIsTheLargerSide() {
         Outcome o = side("ok").run(new Shape("write_bw", 65536), TINY);
-        assertThat(o).isEqualTo(Outcome.ok(FakePerf.BW_MIBS, FakePerf.SERVER_ALLOC));
+        Outcome.Ok ok = (Outcome.Ok) o;
+        assertThat(ok.value()).isEqualTo(FakePerf.BW_MIBS);
+        assertThat(ok.allocBytesPerOp()).isEqualTo(FakePerf.SERVER_ALLOC);
+        assertThat(ok.p99Us()).as("no tails for bandwidth").isNaN();
+        // 16 messages and a warm-up of 3, of 64 KiB: what the two processes' CPU is divided by
+        assertThat(ok.gibMoved()).isEqualTo(19.0 * 65536 / (1 << 30));
+        // the pair's CPU after both said their set-up's (setupCpuSeconds): the fake's exit, a few ticks at most
+        assertThat(ok.cpuSeconds()).as("CPU after the set-up").isNotNaN().isBetween(-0.05, 0.5);
         assertThat(Children.live()).isZero();
     }
 
     @Test
     void latencyIsFoundInStandardOutputWhenThereIsNoFile() {
-        Outcome o = side("stdout").run(new Shape("send_lat", 8), TINY);
-        assertThat(o).isEqualTo(Outcome.ok(FakePerf.LAT_US, FakePerf.SERVER_ALLOC));
+        Outcome.Ok o = (Outcome.Ok) side("stdout").run(new Shape("send_lat", 8), TINY);
+        assertThat(o.value()).isEqualTo(FakePerf.LAT_US);
+        assertThat(o.allocBytesPerOp()).isEqualTo(FakePerf.SERVER_ALLOC);
+        assertThat(o.p99Us()).isEqualTo(FakePerf.P99_US);
+        assertThat(o.p999Us()).isEqualTo(FakePerf.P999_US);
+        assertThat(o.gibMoved()).isNaN();
     }
 
     @Test

@@ -65,6 +65,19 @@ final class BaselineArgs {
         }
     }
 
+    /** {@code true} or {@code false}; the fallback when absent. */
+    boolean bool(String key, boolean fallback) {
+        String v = values.get(key);
+        if (v == null) {
+            return fallback;
+        }
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("--" + key + " must be true or false, got " + v);
+        };
+    }
+
     int positiveInt(String key) {
         if (!values.containsKey(key)) {
             throw new IllegalArgumentException("--" + key + " is required");

@@ -75,6 +75,7 @@ public final class TcpPingPong {
         InetSocketAddress peer = new InetSocketAddress(a.string("host", "127.0.0.1"), (int) a.nonNegativeLong("port", 0));
         try (SocketChannel ch = SocketChannel.open(peer)) {
             prepare(ch);
+            BaselineProcess.started();
             ByteBuffer buf = ByteBuffer.allocateDirect(size);
             long[] rtt = new long[iters];
             long allocBefore = 0;

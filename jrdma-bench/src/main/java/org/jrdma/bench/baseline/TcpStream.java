@@ -107,6 +107,7 @@ public final class TcpStream {
             for (int i = 0; i < size; i++) {
                 buf.put(i, (byte) i);
             }
+            BaselineProcess.started();
             long warmupEnd = System.nanoTime() + run.warmupNanos();
             for (long i = 0; run.timed() ? System.nanoTime() < warmupEnd : i < run.warmupCount(); i++) {
                 writeMessage(ch, buf);

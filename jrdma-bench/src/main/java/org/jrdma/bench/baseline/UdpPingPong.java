@@ -13,16 +13,19 @@ import java.util.Set;
  * transport is UDP, so this is the floor it builds on): the client sends one datagram of
  * {@code --size} bytes, the server sends it back. Connected, non-blocking channels,
  * busy-polled, direct buffers; read/write on connected channels so no address is allocated
- * per datagram. The client prints the one-way latency (half the round trip).
+ * per datagram. The client prints the one-way latency (half the round trip). With
+ * {@code --blocking true} (the baseline of perf's {@code -e}, which sleeps on CQ events) both
+ * ends use blocking channels and sleep in the kernel until each datagram arrives: no spinning
+ * (and no reply deadline: a lost datagram leaves the pair to the runner's).
  *
  * <pre>
- * server [--port P] --size S --iters N [--warmup W]
- * client --port P [--host H] --size S --iters N [--warmup W]
+ * server [--port P] --size S --iters N [--warmup W] [--blocking true]
+ * client --port P [--host H] --size S --iters N [--warmup W] [--blocking true]
  * </pre>
  */
 public final class UdpPingPong {
     static final String NAME = "udp_pingpong";
-    private static final Set<String> KEYS = Set.of("host", "port", "size", "iters", "warmup");
+    private static final Set<String> KEYS = Set.of("host", "port", "size", "iters", "warmup", "blocking");
     /** A datagram lost on loopback would otherwise spin the client forever. */
     private static final long REPLY_DEADLINE_NANOS = 2_000_000_000L;
 
@@ -35,18 +38,19 @@ public final class UdpPingPong {
             int size = a.positiveInt("size");
             int iters = a.positiveInt("iters");
             long warmup = a.nonNegativeLong("warmup", 0);
+            boolean blocking = a.bool("blocking", false);
             if (a.isServer()) {
-                echo(a, size, iters, warmup);
+                echo(a, size, iters, warmup, blocking);
             } else {
-                ping(a, size, iters, warmup);
+                ping(a, size, iters, warmup, blocking);
             }
         });
     }
 
-    private static void echo(BaselineArgs a, int size, int iters, long warmup) throws Exception {
+    private static void echo(BaselineArgs a, int size, int iters, long warmup, boolean blocking) throws Exception {
         try (DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET)) {
             ch.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), (int) a.nonNegativeLong("port", 0)));
-            ch.configureBlocking(false);
+            ch.configureBlocking(blocking);
             BaselineProcess.ready(((InetSocketAddress) ch.getLocalAddress()).getPort());
             ByteBuffer buf = ByteBuffer.allocateDirect(size + 1);
             buf.limit(size + 1);
@@ -78,12 +82,13 @@ public final class UdpPingPong {
         }
     }
 
-    private static void ping(BaselineArgs a, int size, int iters, long warmup) throws Exception {
+    private static void ping(BaselineArgs a, int size, int iters, long warmup, boolean blocking) throws Exception {
         InetSocketAddress server = new InetSocketAddress(a.string("host", "127.0.0.1"), (int) a.nonNegativeLong("port", 0));
         try (DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET)) {
             ch.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             ch.connect(server);
-            ch.configureBlocking(false);
+            ch.configureBlocking(blocking);
+            BaselineProcess.started();
             ByteBuffer out = ByteBuffer.allocateDirect(size);
             ByteBuffer in = ByteBuffer.allocateDirect(size + 1); // one spare byte shows a datagram too long
             long[] rtt = new long[iters];
@@ -98,7 +103,7 @@ public final class UdpPingPong {
                     Thread.onSpinWait();
                 }
                 in.clear();
-                while (ch.read(in) == 0) {
+                while (ch.read(in) == 0) { // blocking: returns with the datagram
                     if (System.nanoTime() - t0 > REPLY_DEADLINE_NANOS) {
                         throw new IllegalStateException("no reply to datagram " + i + " within 2 s (lost?)");
                     }

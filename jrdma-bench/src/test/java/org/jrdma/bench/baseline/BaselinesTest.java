@@ -24,7 +24,13 @@ class BaselinesTest {
 
     @Test
     void tcpStreamingCountsMessagesAtTheReceiver() {
-        assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_STREAM, 4096, TINY));
+        Outcome.Ok ok = assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_STREAM, 4096, TINY));
+        // 1,000 messages and a warm-up of 200, of 4 KiB, and the two processes' CPU over it
+        assertThat(ok.gibMoved()).isEqualTo(1200.0 * 4096 / (1 << 30));
+        // the pair's CPU after the server's ready line and the client's started line said theirs
+        assertThat(ok.cpuSeconds()).as("CPU after the set-up").isNotNaN().isGreaterThan(-0.05).isLessThan(600);
+        assertThat(ok.cpuSecondsPerGiB()).isEqualTo(ok.cpuSeconds() / ok.gibMoved());
+        assertThat(ok.p99Us()).as("no tails for a stream").isNaN();
         assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_STREAM, 64, TINY));
     }
 
@@ -35,21 +41,35 @@ class BaselinesTest {
 
     @Test
     void udpPingPongMeasuresHalfTheRoundTrip() {
-        assertMeasuredWithoutAllocation(SIDE.run(Baseline.UDP_PINGPONG, 8, TINY));
+        assertTails(assertMeasuredWithoutAllocation(SIDE.run(Baseline.UDP_PINGPONG, 8, TINY)));
         assertMeasuredWithoutAllocation(SIDE.run(Baseline.UDP_PINGPONG, 4096, TINY));
     }
 
     @Test
+    void blockingUdpPingPongSleepsForEachDatagram() {
+        assertTails(assertMeasuredWithoutAllocation(SIDE.run(Baseline.UDP_BLOCKING_PINGPONG, 8, TINY)));
+        assertThatThrownBy(() -> BaselineArgs.parse(new String[] {"server", "--blocking", "yes"}, java.util.Set.of("blocking"))
+                .bool("blocking", false)).hasMessageContaining("--blocking must be true or false, got yes");
+    }
+
+    private static void assertTails(Outcome.Ok ok) {
+        assertThat(ok.p99Us()).isGreaterThanOrEqualTo(ok.value());
+        assertThat(ok.p999Us()).isGreaterThanOrEqualTo(ok.p99Us());
+        assertThat(ok.gibMoved()).isNaN();
+    }
+
+    @Test
     void tcpPingPongMeasuresHalfTheRoundTrip() {
-        assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_PINGPONG, 8, TINY));
+        assertTails(assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_PINGPONG, 8, TINY)));
         assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_PINGPONG, 4096, TINY));
     }
 
-    private static void assertMeasuredWithoutAllocation(Outcome o) {
+    private static Outcome.Ok assertMeasuredWithoutAllocation(Outcome o) {
         assertThat(o).isInstanceOf(Outcome.Ok.class);
         Outcome.Ok ok = (Outcome.Ok) o;
         assertThat(ok.value()).isPositive().isFinite();
         assertThat(ok.allocBytesPerOp()).as("bytes allocated per operation in the measured loop").isNotNaN().isLessThan(16);
+        return ok;
     }
 
     @Test

@@ -46,6 +46,10 @@ final class LocalLimits {
         if (c.qps() > attr.maxQp()) {
             throw invalid("--qp " + c.qps() + " is above device " + deviceName + "'s max_qp " + attr.maxQp());
         }
+        if ((long) c.qps() + c.idleQps() > attr.maxQp()) {
+            throw invalid("--qp " + c.qps() + " + --idle-qps " + c.idleQps() + " is above device " + deviceName + "'s max_qp "
+                    + attr.maxQp());
+        }
         if (sendDepth > attr.maxQpWr()) {
             throw invalid("a send queue of " + sendDepth + " (--tx-depth, or send_lat's --cq-mod) is above device "
                     + deviceName + "'s max_qp_wr " + attr.maxQpWr());

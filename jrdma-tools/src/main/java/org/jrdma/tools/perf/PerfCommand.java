@@ -119,6 +119,12 @@ public final class PerfCommand implements Callable<Integer> {
             description = "Unmeasured iterations before each size's run, so the JVM has compiled the data path (jrdma's own; give it to both sides, like -n; not with -D or --check; default: ${DEFAULT-VALUE}, as perftest).")
     int warmup;
 
+    @Option(names = "--idle-qps", defaultValue = "0", paramLabel = "N",
+            description = "jrdma's own: hold N more RC QPs on this side, connected (in pairs, to each other) and at RTS, that carry "
+                    + "nothing, to measure the test beside idle QPs; local to each side, not exchanged (perftest has no such flag; "
+                    + "a peer without it is unaffected); at most " + IdleQps.MAX + " (default: ${DEFAULT-VALUE}).")
+    int idleQps;
+
     @Option(names = {"-R", "--rdma_cm"}, description = "Connect with the connection manager (rdma_cm), no TCP: an exchange QP, then the test QPs, to HOST:--port (RC).")
     boolean rdmaCm;
 
@@ -274,11 +280,14 @@ public final class PerfCommand implements Callable<Integer> {
         if (rdmaCm && type != QpType.RC) {
             throw usage("--rdma_cm connects RC QPs here (perftest's -R with -c RC)");
         }
+        if (idleQps < 0 || idleQps > IdleQps.MAX) {
+            throw usage("--idle-qps must be 0.." + IdleQps.MAX + ", not " + idleQps);
+        }
         Path json = outJsonFile != null ? outJsonFile : outJson ? Path.of("perftest_out.json") : null;
         return new PerfConfig(test, host, device.name(), port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
                 inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, mod, outReads, type, atomic,
                 reportGbits, json, check, reportAlloc, timeout.duration(), Duration.ofSeconds(runTimeoutS), warmup, rdmaCm,
-                postList, modFromList);
+                postList, modFromList, idleQps);
     }
 
     private CommandLine.ParameterException usage(String message) {

@@ -28,14 +28,16 @@ import org.jrdma.verbs.QpType;
  * @param rdmaCm perftest {@code -R}: the connection manager connects an exchange QP and the test QP (no TCP)
  * @param postList perftest {@code -l}: a bandwidth sender posts this many WRs per post call, as one list
  * @param cqModFromPostList {@code -Q} was not given with {@code -l} > 1, so {@code cqMod} is the list's size (perftest says so)
+ * @param idleQps jrdma's {@code --idle-qps}: RC QPs this side holds connected at RTS beside the test's, which carry
+ *                nothing (see {@link IdleQps}); local to each side, never exchanged
  */
 public record PerfConfig(PerfTest test, String host, String device, int port, int size, boolean sizeGiven, boolean all, int iters,
         int durationSeconds, int qps, boolean bidirectional, boolean events, int inlineSize, Mtu mtu, int gidIndex,
         int txDepth, int rxDepth, int cqMod, int outReads, QpType connection, AtomicType atomicType,
         boolean reportGbits, Path jsonFile, boolean check, boolean reportAlloc, Duration timeout, Duration runTimeout,
-        int warmup, boolean rdmaCm, int postList, boolean cqModFromPostList) {
+        int warmup, boolean rdmaCm, int postList, boolean cqModFromPostList, int idleQps) {
 
-    /** Without a post list (one WR per post). */
+    /** Without a post list (one WR per post) and without idle QPs. */
     public PerfConfig(PerfTest test, String host, String device, int port, int size, boolean sizeGiven, boolean all, int iters,
             int durationSeconds, int qps, boolean bidirectional, boolean events, int inlineSize, Mtu mtu, int gidIndex,
             int txDepth, int rxDepth, int cqMod, int outReads, QpType connection, AtomicType atomicType,
@@ -43,21 +45,21 @@ public record PerfConfig(PerfTest test, String host, String device, int port, in
             int warmup, boolean rdmaCm) {
         this(test, host, device, port, size, sizeGiven, all, iters, durationSeconds, qps, bidirectional, events, inlineSize, mtu,
                 gidIndex, txDepth, rxDepth, cqMod, outReads, connection, atomicType, reportGbits, jsonFile, check, reportAlloc,
-                timeout, runTimeout, warmup, rdmaCm, 1, false);
+                timeout, runTimeout, warmup, rdmaCm, 1, false, 0);
     }
 
     /** This configuration with max inline data and receive depth settled against the device. */
     PerfConfig resolved(int inline, int receiveDepth) {
         return new PerfConfig(test, host, device, port, size, sizeGiven, all, iters, durationSeconds, qps, bidirectional, events,
                 inline, mtu, gidIndex, txDepth, receiveDepth, cqMod, outReads, connection, atomicType, reportGbits,
-                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList);
+                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps);
     }
 
     /** This configuration with another message size (UD's default shrunk to the MTU). */
     PerfConfig withSize(int newSize) {
         return new PerfConfig(test, host, device, port, newSize, sizeGiven, all, iters, durationSeconds, qps, bidirectional,
                 events, inlineSize, mtu, gidIndex, txDepth, rxDepth, cqMod, outReads, connection, atomicType, reportGbits,
-                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList);
+                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps);
     }
 
     /** perftest's {@code -a} loops 2^1 … 2^23. */

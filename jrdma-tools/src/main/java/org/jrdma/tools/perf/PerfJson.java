@@ -23,7 +23,10 @@ import org.jrdma.tools.json.Json;
  *  "check":{"verified":…,"what":"60 messages received (every byte)","failed":0}}
  * </pre>
  *
- * Latency results have {@code bytes, iterations, tMinUsec, tMaxUsec, tTypicalUsec, tAvgUsec,
+ * With {@code --idle-qps N}, {@code "idleQps":N} follows {@code peerVersion}; then
+ * {@code setupCpuSeconds}, the CPU (every thread) this process had used when the session was set
+ * up and the test about to start, so that what the test itself costs can be told from the
+ * process's total (bench/run's CPU seconds per GiB). Latency results have {@code bytes, iterations, tMinUsec, tMaxUsec, tTypicalUsec, tAvgUsec,
  * tStdevUsec, p99Usec, p999Usec} (with {@code -D}: {@code tAvgUsec, tpsAverage}).
  * {@code allocBytesPerOp} is there with {@code --report-alloc}, {@code check} with {@code --check}
  * ({@code what}: the summary line's account of what this side verified).
@@ -32,13 +35,20 @@ final class PerfJson {
     private PerfJson() {
     }
 
-    static String of(PerfConfig c, String deviceName, int mtuBytes, String peerVersion, List<ResultRow> rows, CheckTally tally) {
+    static String of(PerfConfig c, String deviceName, int mtuBytes, String peerVersion, double setupCpuSeconds, List<ResultRow> rows,
+            CheckTally tally) {
         Json j = new Json().begin();
         j.field("tool", "jrdma perf").field("test", c.test().cliName()).field("title", Banner.title(c).strip())
                 .field("role", c.isServer() ? "server" : "client").field("device", deviceName)
                 .field("connection", c.connection().name()).field("qps", c.qps()).field("mtu", mtuBytes)
                 .field("txDepth", c.txDepth()).field("postList", c.postList()).field("bidirectional", c.bidirectional()).field("iters", c.iters())
                 .field("durationSeconds", c.durationSeconds()).field("peerVersion", peerVersion);
+        if (c.idleQps() > 0) {
+            j.field("idleQps", c.idleQps()); // jrdma's --idle-qps, only when given
+        }
+        if (!Double.isNaN(setupCpuSeconds)) {
+            j.field("setupCpuSeconds", setupCpuSeconds, 3);
+        }
         if (c.test().isBandwidth()) {
             j.field("bwUnit", c.reportGbits() ? "Gb/sec" : "MiB/sec");
         }

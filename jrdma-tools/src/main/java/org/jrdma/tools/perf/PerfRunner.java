@@ -24,12 +24,14 @@ final class PerfRunner {
         String deviceName;
         int mtu;
         String peerVersion;
+        double setupCpu;
         try (PerfSession s = PerfSession.open(config, out, notices)) {
             c = s.c;
             rows = c.test().isBandwidth() ? new BwRun(s, tally).run() : new LatRun(s, tally).run();
             deviceName = s.deviceName;
             mtu = s.mtu.bytes();
             peerVersion = s.exchange.peerVersion().text();
+            setupCpu = s.setupCpuSeconds;
         }
         if (c.reportAlloc()) {
             for (ResultRow r : rows) {
@@ -45,7 +47,7 @@ final class PerfRunner {
         }
         out.flush();
         if (c.jsonFile() != null) {
-            PerfJson.write(c.jsonFile(), PerfJson.of(c, deviceName, mtu, peerVersion, rows, tally));
+            PerfJson.write(c.jsonFile(), PerfJson.of(c, deviceName, mtu, peerVersion, setupCpu, rows, tally));
         }
         if (!tally.passed()) {
             throw new IllegalStateException("--check failed: " + tally.failed() + " mismatch"

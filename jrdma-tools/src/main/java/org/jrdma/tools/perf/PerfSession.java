@@ -36,10 +36,16 @@ final class PerfSession implements AutoCloseable {
     private final RdmaCmLink link;
     /** With -R: our own context of the device, which the resources (on the CM's) do not own. */
     private final Context ownContext;
+    /** --idle-qps: the QPs held beside the test's (closed before the resources). */
+    final IdleQps idle;
+    /** The CPU this process had used (every thread) when the session was set up, the test next; NaN if unknown. */
+    final double setupCpuSeconds;
 
     private PerfSession(PerfConfig c, PrintWriter out, PerfExchange exchange, PerfResources res, Mtu mtu, int cycleBuffer,
             int[] sizes, KeyMessage[] local, KeyMessage[] peers, String deviceName, int cqMod, RdmaCmLink link,
-            Context ownContext) {
+            Context ownContext, IdleQps idle) {
+        this.idle = idle;
+        this.setupCpuSeconds = processCpuSeconds();
         this.link = link;
         this.ownContext = ownContext;
         this.c = c;
@@ -65,6 +71,7 @@ final class PerfSession implements AutoCloseable {
         PerfResources res = null;
         RdmaCmLink link = null;
         PerfBuffer memory = null; // ours until a PerfResources takes it (failing or not)
+        IdleQps idle = IdleQps.NONE;
         try {
             DeviceAttr attr = ctx.queryDevice();
             PerfConfig c = resolve(asked, attr);
@@ -133,11 +140,16 @@ final class PerfSession implements AutoCloseable {
                             c.isServer() ? DataPattern.SERVER_SALT : DataPattern.CLIENT_SALT, 0);
                 }
             }
+            // --idle-qps: made and at RTS before the keys go, so both sides hold them for the whole test
+            idle = IdleQps.open(res.ctx, res.pd, res.gid, c.gidIndex(), mtu, c.idleQps());
             int cqMod = Math.max(1, Math.min(c.cqMod(), c.txDepth()));
             if (c.byDuration() && c.test().isBandwidth()) {
                 out.println(Banner.NO_PEAK_WARNING);
             }
             out.println(Banner.testInfo(c, device.name(), mtu, c.rxDepth(), cqMod, c.inlineSize()));
+            if (idle.size() > 0) {
+                out.println(" jrdma: " + idle.size() + " idle RC QPs at RTS beside the test's (--idle-qps)");
+            }
             out.flush();
 
             KeyMessage[] local = new KeyMessage[c.qps()];
@@ -165,10 +177,15 @@ final class PerfSession implements AutoCloseable {
             exchange.keys(local[0], "after RTR");
             out.flush();
             return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod, link,
-                    c.rdmaCm() ? ctx : null);
+                    c.rdmaCm() ? ctx : null, idle);
         } catch (RuntimeException e) {
             if (exchange != null) {
                 exchange.close();
+            }
+            try {
+                idle.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
             }
             if (link != null) {
                 link.close(); // before the resources: the test QP is the data id's
@@ -184,6 +201,15 @@ final class PerfSession implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** This process's CPU time so far (user + system, every thread), in seconds; NaN where the JVM cannot tell. */
+    static double processCpuSeconds() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            long nanos = os.getProcessCpuTime();
+            return nanos < 0 ? Double.NaN : nanos / 1e9;
+        }
+        return Double.NaN;
     }
 
     /**
@@ -243,7 +269,11 @@ final class PerfSession implements AutoCloseable {
             }
         } finally {
             try {
-                res.close();
+                try {
+                    idle.close();
+                } finally {
+                    res.close();
+                }
             } finally {
                 if (ownContext != null) {
                     ownContext.close();
