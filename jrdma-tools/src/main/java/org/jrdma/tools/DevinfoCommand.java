@@ -66,6 +66,12 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf("\tvendor_part_id:\t\t\t%d%n", a.vendorPartId());
         out.printf("\thw_ver:\t\t\t\t0x%X%n", a.hwVer());
         out.printf("\tphys_port_cnt:\t\t\t%d%n", a.physPortCnt());
+        if ("soft".equals(d.provider())) {
+            // Which socket path the soft device's packets take here, and why (jrdma.soft.datagrams).
+            org.jrdma.soft.net.DatagramsChoice c = org.jrdma.soft.net.DatagramsChoice.configured();
+            out.printf("\tdatagrams:\t\t\t%s (%s=%s: %s)%n", c.path(), org.jrdma.soft.net.DatagramsChoice.PROPERTY,
+                    c.setting(), c.reason());
+        }
         if (verbose) {
             out.printf("\tmax_mr_size:\t\t\t0x%x%n", a.maxMrSize());
             out.printf("\tmax_qp:\t\t\t\t%d%n", a.maxQp());

@@ -50,6 +50,13 @@ class DevinfoCommandTest {
     }
 
     @Test
+    void aSoftDeviceSaysWhichDatagramPathItTakesAndWhy() {
+        ToolRun r = ToolRun.of("devinfo", "-d", device);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("\tdatagrams:\t\t\t(nio|native) \(jrdma\.soft\.datagrams=(nio|native|auto): .+\)");
+    }
+
+    @Test
     void portOneIsTheOnlyPortAndAnotherIsRefused() {
         assertThat(ToolRun.of("devinfo", "-d", device, "-i", "1").out()).contains("\t\tport:\t1");
         ToolRun bad = ToolRun.of("devinfo", "-d", device, "-i", "2");

@@ -24,7 +24,10 @@ public record DatagramsChoice(String setting, String path, String reason, Datagr
      */
     public static DatagramsChoice configured() {
         String v = System.getProperty(PROPERTY);
-        return of(v == null || v.isBlank() ? "nio" : v);
+        if (v == null || v.isBlank()) {
+            return new DatagramsChoice("nio", "nio", "the default (DatagramChannel)", DatagramsFactory.UDP);
+        }
+        return of(v);
     }
 
     /** {@code auto}, {@code native} or {@code nio} (any case); else an IllegalArgumentException naming all three. */
