@@ -53,7 +53,7 @@ class DevinfoCommandTest {
     void aSoftDeviceSaysWhichDatagramPathItTakesAndWhy() {
         ToolRun r = ToolRun.of("devinfo", "-d", device);
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).containsPattern("\tdatagrams:\t\t\t(nio|native) \(jrdma\.soft\.datagrams=(nio|native|auto): .+\)");
+        assertThat(r.out()).containsPattern("\\tdatagrams:\\t\\t\\t(nio|native) \\(jrdma\\.soft\\.datagrams=(nio|native|auto): .+\\)");
     }
 
     @Test
