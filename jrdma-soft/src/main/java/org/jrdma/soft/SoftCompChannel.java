@@ -3,6 +3,7 @@ package org.jrdma.soft;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;
@@ -17,6 +18,8 @@ public final class SoftCompChannel implements CompletionChannel {
     private final ArrayDeque<SoftCq> events = new ArrayDeque<>();
     private int attachedCqs;
     private boolean closed;
+    /** {@link #eventOrClosed} as the test a driving waiter repeats: made once, so that a wait allocates nothing. */
+    private final BooleanSupplier eventOrClosedTest = this::eventOrClosed;
 
     SoftCompChannel(SoftContext context) {
         this.context = context;
@@ -68,7 +71,7 @@ public final class SoftCompChannel implements CompletionChannel {
         long deadline = System.nanoTime() + Math.min(timeout.toNanos(), Long.MAX_VALUE / 4); // no overflow for "for ever"
         // Run the engine on this thread until the event comes (one hop from packet to waiter);
         // when another thread drives already, the device thread moves the packets while we wait.
-        boolean blocks = !eventOrClosed() && !context.hca().driveUntil(this::eventOrClosed, deadline);
+        boolean blocks = !eventOrClosed() && !context.hca().driveUntil(eventOrClosedTest, deadline);
         if (blocks) {
             context.hca().waiterBlocks();
         }

@@ -17,6 +17,8 @@ final class CqWaiter {
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
     private boolean armed;
+    private static final Duration MAX_WAIT = Duration.ofSeconds(1);
+    private static final long MAX_WAIT_NANOS = MAX_WAIT.toNanos();
 
     CqWaiter(CompletionChannel channel, CompletionQueue sendCq, CompletionQueue recvCq) {
         this.channel = channel;
@@ -41,7 +43,9 @@ final class CqWaiter {
             return; // the caller notices its deadline
         }
         try {
-            channel.getEvent(Duration.ofNanos(left)).ackEvents(1);
+            // One fixed wait of up to a second, so that a wait allocates no Duration; only the last
+            // second before the caller's deadline needs one of its own.
+            channel.getEvent(left >= MAX_WAIT_NANOS ? MAX_WAIT : Duration.ofNanos(left)).ackEvents(1);
         } catch (VerbsException e) {
             if (e.errno() != Errno.ETIMEDOUT) {
                 throw e;
