@@ -9,6 +9,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.ReentrantLock;
 import java.nio.ReadOnlyBufferException;
 
 /**
@@ -77,6 +78,16 @@ public final class NativeDatagrams implements Datagrams {
     private final boolean ipv6;
     private final InetSocketAddress local;
     private final Object closeLock = new Object();
+    /**
+     * One sender, one receiver and one waiter at a time, as a DatagramChannel and a Selector
+     * have them: the native message headers, iovecs and pollfds are shared per direction, and
+     * sends do come from two threads at once (an impairment's held packets leave from the device
+     * thread while an application thread runs a pass; tests forge packets from theirs). close
+     * takes all three, so no call is in the kernel with a descriptor or memory it frees.
+     */
+    private final ReentrantLock txLock = new ReentrantLock();
+    private final ReentrantLock rxLock = new ReentrantLock();
+    private final ReentrantLock pollLock = new ReentrantLock();
     private volatile boolean closed;
     private volatile boolean gro;
 
@@ -286,111 +297,121 @@ public final class NativeDatagrams implements Datagrams {
     }
 
     private boolean sendOne(ByteBuffer packet, InetSocketAddress destination, int segment) throws IOException {
-        checkOpen();
-        int pos = packet.position();
-        int length = packet.limit() - pos;
-        long data;
-        if (packet.isDirect()) {
-            if (packet != txBuffer) {
-                txBufferAddress = BufferAddresses.base(packet);
-                txBuffer = packet;
-            }
-            data = txBufferAddress + pos;
-        } else {
-            if (length > MAX_DATAGRAM) {
-                throw new IOException("sendmsg: " + length + " bytes do not fit one datagram");
-            }
-            if (packet.hasArray()) {
-                MemorySegment.copy(packet.array(), packet.arrayOffset() + pos, txStage, ValueLayout.JAVA_BYTE, 0, length);
-            } else {
-                MemorySegment.copy(MemorySegment.ofBuffer(packet), 0, txStage, 0, length);
-            }
-            data = txStage.address();
-        }
-        txIov.set(LONG, 0, data);
-        txIov.set(LONG, 8, length);
-        txMsg.set(INT, 8, txName.encode(destination));
-        if (segment > 0) {
-            // cmsg: len = CMSG_LEN(sizeof(uint16_t)) = 18, SOL_UDP, UDP_SEGMENT, the size; space 24
-            txControl.set(LONG, 0, 18);
-            txControl.set(INT, 8, LinuxSockets.SOL_UDP);
-            txControl.set(INT, 12, LinuxSockets.UDP_SEGMENT);
-            txControl.set(ValueLayout.JAVA_SHORT, 16, (short) segment);
-            txMsg.set(LONG, 32, txControl.address());
-            txMsg.set(LONG, 40, 24);
-        } else {
-            txMsg.set(LONG, 32, 0);
-            txMsg.set(LONG, 40, 0);
-        }
-        long sent;
+        txLock.lock();
         try {
-            sent = (long) n.sendmsg.invokeExact(txErrno, fd, txMsg, 0);
-        } catch (Throwable t) {
-            throw rethrow("sendmsg", t);
-        }
-        if (sent < 0) {
-            int e = LinuxSockets.errno(txErrno);
-            if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
-                return false;
+            checkOpen();
+            int pos = packet.position();
+            int length = packet.limit() - pos;
+            long data;
+            if (packet.isDirect()) {
+                if (packet != txBuffer) {
+                    txBufferAddress = BufferAddresses.base(packet);
+                    txBuffer = packet;
+                }
+                data = txBufferAddress + pos;
+            } else {
+                if (length > MAX_DATAGRAM) {
+                    throw new IOException("sendmsg: " + length + " bytes do not fit one datagram");
+                }
+                if (packet.hasArray()) {
+                    MemorySegment.copy(packet.array(), packet.arrayOffset() + pos, txStage, ValueLayout.JAVA_BYTE, 0, length);
+                } else {
+                    MemorySegment.copy(MemorySegment.ofBuffer(packet), 0, txStage, 0, length);
+                }
+                data = txStage.address();
             }
-            throw new IOException(n.describe(segment > 0 ? "sendmsg (UDP_SEGMENT " + segment + ") to " + destination
-                    : "sendmsg to " + destination, e));
+            txIov.set(LONG, 0, data);
+            txIov.set(LONG, 8, length);
+            txMsg.set(INT, 8, txName.encode(destination));
+            if (segment > 0) {
+                // cmsg: len = CMSG_LEN(sizeof(uint16_t)) = 18, SOL_UDP, UDP_SEGMENT, the size; space 24
+                txControl.set(LONG, 0, 18);
+                txControl.set(INT, 8, LinuxSockets.SOL_UDP);
+                txControl.set(INT, 12, LinuxSockets.UDP_SEGMENT);
+                txControl.set(ValueLayout.JAVA_SHORT, 16, (short) segment);
+                txMsg.set(LONG, 32, txControl.address());
+                txMsg.set(LONG, 40, 24);
+            } else {
+                txMsg.set(LONG, 32, 0);
+                txMsg.set(LONG, 40, 0);
+            }
+            long sent;
+            try {
+                sent = (long) n.sendmsg.invokeExact(txErrno, fd, txMsg, 0);
+            } catch (Throwable t) {
+                throw rethrow("sendmsg", t);
+            }
+            if (sent < 0) {
+                int e = LinuxSockets.errno(txErrno);
+                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                    return false;
+                }
+                throw new IOException(n.describe(segment > 0 ? "sendmsg (UDP_SEGMENT " + segment + ") to " + destination
+                        : "sendmsg to " + destination, e));
+            }
+            packet.position(pos + (int) sent);
+            return true;
+        } finally {
+            txLock.unlock();
         }
-        packet.position(pos + (int) sent);
-        return true;
     }
 
     @Override
     public InetSocketAddress receive(ByteBuffer buffer) throws IOException {
-        checkOpen();
-        if (buffer.isReadOnly()) {
-            throw new ReadOnlyBufferException();
-        }
-        int pos = buffer.position();
-        int room = buffer.limit() - pos;
-        boolean direct = buffer.isDirect();
-        long data;
-        if (direct) {
-            if (buffer != rxBuffer) {
-                rxBufferAddress = BufferAddresses.base(buffer);
-                rxBuffer = buffer;
-            }
-            data = rxBufferAddress + pos;
-        } else {
-            room = Math.min(room, MAX_DATAGRAM);
-            data = rxStage.address();
-        }
-        rxIov.set(LONG, 0, data);
-        rxIov.set(LONG, 8, room);
-        rxMsg.set(INT, 8, rxName.capacity());
-        boolean withControl = gro;
-        rxMsg.set(LONG, 32, withControl ? rxControl.address() : 0);
-        rxMsg.set(LONG, 40, withControl ? CONTROL : 0);
-        rxMsg.set(INT, 48, 0);
-        long got;
+        rxLock.lock();
         try {
-            got = (long) n.recvmsg.invokeExact(rxErrno, fd, rxMsg, LinuxSockets.MSG_DONTWAIT);
-        } catch (Throwable t) {
-            throw rethrow("recvmsg", t);
-        }
-        if (got < 0) {
-            int e = LinuxSockets.errno(rxErrno);
-            if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
-                return null;
+            checkOpen();
+            if (buffer.isReadOnly()) {
+                throw new ReadOnlyBufferException();
             }
-            throw new IOException(n.describe("recvmsg", e));
-        }
-        int length = (int) got;
-        if (!direct) {
-            if (buffer.hasArray()) {
-                MemorySegment.copy(rxStage, ValueLayout.JAVA_BYTE, 0, buffer.array(), buffer.arrayOffset() + pos, length);
+            int pos = buffer.position();
+            int room = buffer.limit() - pos;
+            boolean direct = buffer.isDirect();
+            long data;
+            if (direct) {
+                if (buffer != rxBuffer) {
+                    rxBufferAddress = BufferAddresses.base(buffer);
+                    rxBuffer = buffer;
+                }
+                data = rxBufferAddress + pos;
             } else {
-                MemorySegment.copy(rxStage, 0, MemorySegment.ofBuffer(buffer), 0, length);
+                room = Math.min(room, MAX_DATAGRAM);
+                data = rxStage.address();
             }
+            rxIov.set(LONG, 0, data);
+            rxIov.set(LONG, 8, room);
+            rxMsg.set(INT, 8, rxName.capacity());
+            boolean withControl = gro;
+            rxMsg.set(LONG, 32, withControl ? rxControl.address() : 0);
+            rxMsg.set(LONG, 40, withControl ? CONTROL : 0);
+            rxMsg.set(INT, 48, 0);
+            long got;
+            try {
+                got = (long) n.recvmsg.invokeExact(rxErrno, fd, rxMsg, LinuxSockets.MSG_DONTWAIT);
+            } catch (Throwable t) {
+                throw rethrow("recvmsg", t);
+            }
+            if (got < 0) {
+                int e = LinuxSockets.errno(rxErrno);
+                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                    return null;
+                }
+                throw new IOException(n.describe("recvmsg", e));
+            }
+            int length = (int) got;
+            if (!direct) {
+                if (buffer.hasArray()) {
+                    MemorySegment.copy(rxStage, ValueLayout.JAVA_BYTE, 0, buffer.array(), buffer.arrayOffset() + pos, length);
+                } else {
+                    MemorySegment.copy(rxStage, 0, MemorySegment.ofBuffer(buffer), 0, length);
+                }
+            }
+            buffer.position(pos + length);
+            segmentSize = withControl ? groSegment(rxControl, 0, rxMsg.get(LONG, 40)) : 0;
+            return rxName.decode(rxMsg.get(INT, 8));
+        } finally {
+            rxLock.unlock();
         }
-        buffer.position(pos + length);
-        segmentSize = withControl ? groSegment(rxControl, 0, rxMsg.get(LONG, 40)) : 0;
-        return rxName.decode(rxMsg.get(INT, 8));
     }
 
     /**
@@ -445,32 +466,37 @@ public final class NativeDatagrams implements Datagrams {
      * 0 when it had no room for any): the caller sends the rest later.
      */
     public int sendBatch(ByteBuffer[] packets, InetSocketAddress[] destinations, int count) throws IOException {
-        checkOpen();
-        checkCount(count, packets.length, destinations.length);
-        for (int i = 0; i < count; i++) {
-            ByteBuffer p = packets[i];
-            long off = (long) i * LinuxSockets.MMSGHDR;
-            writeIov(txBatchIov, i, txBatchBuffers.address(i, p) + p.position(), p.remaining());
-            txBatch.set(INT, off + 8, txBatchNames[i].encode(destinations[i]));
-            txBatch.set(INT, off + 56, 0);
-        }
-        int sent;
+        txLock.lock();
         try {
-            sent = (int) n.sendmmsg.invokeExact(txErrno, fd, txBatch, count, 0);
-        } catch (Throwable t) {
-            throw rethrow("sendmmsg", t);
-        }
-        if (sent < 0) {
-            int e = LinuxSockets.errno(txErrno);
-            if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
-                return 0;
+            checkOpen();
+            checkCount(count, packets.length, destinations.length);
+            for (int i = 0; i < count; i++) {
+                ByteBuffer p = packets[i];
+                long off = (long) i * LinuxSockets.MMSGHDR;
+                writeIov(txBatchIov, i, txBatchBuffers.address(i, p) + p.position(), p.remaining());
+                txBatch.set(INT, off + 8, txBatchNames[i].encode(destinations[i]));
+                txBatch.set(INT, off + 56, 0);
             }
-            throw new IOException(n.describe("sendmmsg of " + count, e));
+            int sent;
+            try {
+                sent = (int) n.sendmmsg.invokeExact(txErrno, fd, txBatch, count, 0);
+            } catch (Throwable t) {
+                throw rethrow("sendmmsg", t);
+            }
+            if (sent < 0) {
+                int e = LinuxSockets.errno(txErrno);
+                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                    return 0;
+                }
+                throw new IOException(n.describe("sendmmsg of " + count, e));
+            }
+            for (int i = 0; i < sent; i++) {
+                packets[i].position(packets[i].limit());
+            }
+            return sent;
+        } finally {
+            txLock.unlock();
         }
-        for (int i = 0; i < sent; i++) {
-            packets[i].position(packets[i].limit());
-        }
-        return sent;
     }
 
     /**
@@ -484,48 +510,53 @@ public final class NativeDatagrams implements Datagrams {
      */
     public int receiveBatch(ByteBuffer[] buffers, InetSocketAddress[] senders, int[] segmentSizes, int count)
             throws IOException {
-        checkOpen();
-        checkCount(count, buffers.length, senders.length);
-        boolean withControl = gro;
-        for (int i = 0; i < count; i++) {
-            ByteBuffer b = buffers[i];
-            if (b.isReadOnly()) {
-                throw new ReadOnlyBufferException();
-            }
-            long off = (long) i * LinuxSockets.MMSGHDR;
-            writeIov(rxBatchIov, i, rxBatchBuffers.address(i, b) + b.position(), b.remaining());
-            rxBatch.set(INT, off + 8, rxBatchNames[i].capacity());
-            rxBatch.set(LONG, off + 40, withControl ? CONTROL : 0);
-            rxBatch.set(INT, off + 48, 0);
-            rxBatch.set(INT, off + 56, 0);
-        }
-        int got;
+        rxLock.lock();
         try {
-            got = (int) n.recvmmsg.invokeExact(rxErrno, fd, rxBatch, count, LinuxSockets.MSG_DONTWAIT, MemorySegment.NULL);
-        } catch (Throwable t) {
-            throw rethrow("recvmmsg", t);
-        }
-        if (got < 0) {
-            int e = LinuxSockets.errno(rxErrno);
-            if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
-                return 0;
+            checkOpen();
+            checkCount(count, buffers.length, senders.length);
+            boolean withControl = gro;
+            for (int i = 0; i < count; i++) {
+                ByteBuffer b = buffers[i];
+                if (b.isReadOnly()) {
+                    throw new ReadOnlyBufferException();
+                }
+                long off = (long) i * LinuxSockets.MMSGHDR;
+                writeIov(rxBatchIov, i, rxBatchBuffers.address(i, b) + b.position(), b.remaining());
+                rxBatch.set(INT, off + 8, rxBatchNames[i].capacity());
+                rxBatch.set(LONG, off + 40, withControl ? CONTROL : 0);
+                rxBatch.set(INT, off + 48, 0);
+                rxBatch.set(INT, off + 56, 0);
             }
-            throw new IOException(n.describe("recvmmsg", e));
-        }
-        for (int i = 0; i < got; i++) {
-            long off = (long) i * LinuxSockets.MMSGHDR;
-            buffers[i].position(buffers[i].position() + rxBatch.get(INT, off + 56));
-            senders[i] = rxBatchNames[i].decode(rxBatch.get(INT, off + 8), rxBatchNames[i == 0 ? lastBatchSlot : i - 1]);
-            if (segmentSizes != null) {
-                segmentSizes[i] = withControl
-                        ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, off + 40))
-                        : 0;
+            int got;
+            try {
+                got = (int) n.recvmmsg.invokeExact(rxErrno, fd, rxBatch, count, LinuxSockets.MSG_DONTWAIT, MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw rethrow("recvmmsg", t);
             }
+            if (got < 0) {
+                int e = LinuxSockets.errno(rxErrno);
+                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                    return 0;
+                }
+                throw new IOException(n.describe("recvmmsg", e));
+            }
+            for (int i = 0; i < got; i++) {
+                long off = (long) i * LinuxSockets.MMSGHDR;
+                buffers[i].position(buffers[i].position() + rxBatch.get(INT, off + 56));
+                senders[i] = rxBatchNames[i].decode(rxBatch.get(INT, off + 8), rxBatchNames[i == 0 ? lastBatchSlot : i - 1]);
+                if (segmentSizes != null) {
+                    segmentSizes[i] = withControl
+                            ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, off + 40))
+                            : 0;
+                }
+            }
+            if (got > 0) {
+                lastBatchSlot = got - 1;
+            }
+            return got;
+        } finally {
+            rxLock.unlock();
         }
-        if (got > 0) {
-            lastBatchSlot = got - 1;
-        }
-        return got;
     }
 
     /** Points iovec i of a batch's iovec array at (address, length). */
@@ -544,30 +575,35 @@ public final class NativeDatagrams implements Datagrams {
 
     @Override
     public void await(long timeoutNanos) throws IOException {
-        checkOpen();
-        int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutNanos / 1_000_000));
-        pollFds.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
-        pollFds.set(ValueLayout.JAVA_SHORT, 14, (short) 0);
-        int r;
+        pollLock.lock();
         try {
-            r = (int) n.poll.invokeExact(pollErrno, pollFds, 2L, millis);
-        } catch (Throwable t) {
-            throw rethrow("poll", t);
-        }
-        if (r < 0) {
-            int e = LinuxSockets.errno(pollErrno);
-            if (e == LinuxSockets.EINTR) {
-                return;
-            }
-            throw new IOException(n.describe("poll", e));
-        }
-        if ((pollFds.get(ValueLayout.JAVA_SHORT, 14) & LinuxSockets.POLLIN) != 0) {
+            checkOpen();
+            int millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutNanos / 1_000_000));
+            pollFds.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
+            pollFds.set(ValueLayout.JAVA_SHORT, 14, (short) 0);
+            int r;
             try {
-                // resets the eventfd's counter; EAGAIN (another await drained it) is fine
-                long ignored = (long) n.read.invokeExact(pollErrno, eventFd, drain, 8L);
+                r = (int) n.poll.invokeExact(pollErrno, pollFds, 2L, millis);
             } catch (Throwable t) {
-                throw rethrow("read eventfd", t);
+                throw rethrow("poll", t);
             }
+            if (r < 0) {
+                int e = LinuxSockets.errno(pollErrno);
+                if (e == LinuxSockets.EINTR) {
+                    return;
+                }
+                throw new IOException(n.describe("poll", e));
+            }
+            if ((pollFds.get(ValueLayout.JAVA_SHORT, 14) & LinuxSockets.POLLIN) != 0) {
+                try {
+                    // resets the eventfd's counter; EAGAIN (another await drained it) is fine
+                    long ignored = (long) n.read.invokeExact(pollErrno, eventFd, drain, 8L);
+                } catch (Throwable t) {
+                    throw rethrow("read eventfd", t);
+                }
+            }
+        } finally {
+            pollLock.unlock();
         }
     }
 
@@ -577,12 +613,16 @@ public final class NativeDatagrams implements Datagrams {
             if (closed) {
                 return;
             }
-            try {
-                // adds 1 to the eventfd's counter; EAGAIN (counter full) still leaves it readable
-                long ignored = (long) n.write.invokeExact(wakeErrno, eventFd, one, 8L);
-            } catch (Throwable t) {
-                throw new IllegalStateException("write eventfd", t);
-            }
+            wakeNow();
+        }
+    }
+
+    /** Adds 1 to the eventfd's counter (closeLock held; EAGAIN, the counter full, still leaves it readable). */
+    private void wakeNow() {
+        try {
+            long ignored = (long) n.write.invokeExact(wakeErrno, eventFd, one, 8L);
+        } catch (Throwable t) {
+            throw new IllegalStateException("write eventfd", t);
         }
     }
 
@@ -593,8 +633,19 @@ public final class NativeDatagrams implements Datagrams {
                 return;
             }
             closed = true;
+            wakeNow(); // a waiter in poll returns, and its lock is free for us below
+        }
+        // No call is in the kernel with the descriptors or the memory freed below.
+        txLock.lock();
+        rxLock.lock();
+        pollLock.lock();
+        try {
             closeQuietly(n, arena, fd);
             closeQuietly(n, arena, eventFd);
+        } finally {
+            pollLock.unlock();
+            rxLock.unlock();
+            txLock.unlock();
         }
         arena.close();
     }

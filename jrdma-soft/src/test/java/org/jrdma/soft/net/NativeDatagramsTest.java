@@ -49,6 +49,70 @@ class NativeDatagramsTest {
         }
     }
 
+    /**
+     * Two threads send at once through one socket (an impairment's held packets leave from the
+     * device thread while an application thread runs a pass): every datagram arrives whole, with
+     * its own length and bytes, none takes the other thread's header or iovec.
+     */
+    @Test
+    void sendsFromTwoThreadsAtOnceArriveWhole() throws Exception {
+        try (NativeDatagrams a = NativeDatagrams.bind(v4, 0); UdpDatagrams b = UdpDatagrams.bind(v4, 0)) {
+            int perThread = 2000;
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread[] senders = new Thread[2];
+            for (int t = 0; t < 2; t++) {
+                int size = t == 0 ? 32 : 1044; // a READ request and a READ response, as the race was found
+                byte fill = (byte) (t + 1);
+                senders[t] = Thread.ofPlatform().start(() -> {
+                    ByteBuffer p = ByteBuffer.allocateDirect(size);
+                    try {
+                        start.await();
+                        for (int i = 0; i < perThread; i++) {
+                            p.clear();
+                            while (p.hasRemaining()) {
+                                p.put(fill);
+                            }
+                            p.flip();
+                            while (!a.send(p, b.localAddress())) {
+                                Thread.onSpinWait(); // the kernel's buffer is full: the receiver drains it
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failed.compareAndSet(null, e);
+                    }
+                });
+            }
+            start.countDown();
+            ByteBuffer in = ByteBuffer.allocateDirect(2048);
+            int got = 0;
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (got < 2 * perThread && failed.get() == null) {
+                in.clear();
+                if (b.receive(in) == null) {
+                    assertTrue(System.nanoTime() < deadline, "datagrams received in time: " + got);
+                    Thread.onSpinWait();
+                    continue;
+                }
+                in.flip();
+                int len = in.remaining();
+                assertTrue(len == 32 || len == 1044, "a datagram of one sender's size: " + len);
+                byte expect = (byte) (len == 32 ? 1 : 2);
+                for (int i = 0; i < len; i++) {
+                    assertEquals(expect, in.get(i), "byte " + i + " of a " + len + "-byte datagram");
+                }
+                got++;
+            }
+            for (Thread t : senders) {
+                t.join();
+            }
+            if (failed.get() != null) {
+                throw new AssertionError("a sender failed", failed.get());
+            }
+            assertEquals(2 * perThread, got);
+        }
+    }
+
     @Test
     void roundTripBetweenNativeAndTheDatagramChannelPathBothWays() throws IOException {
         try (NativeDatagrams a = NativeDatagrams.bind(v4, 0); UdpDatagrams b = UdpDatagrams.bind(v4, 0)) {
