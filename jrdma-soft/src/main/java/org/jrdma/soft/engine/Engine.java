@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.RoceEndpoint;
+import org.jrdma.soft.net.RxBatch;
 import org.jrdma.soft.transport.Completer;
 import org.jrdma.soft.transport.Counters;
 import org.jrdma.soft.transport.QpCounter;
@@ -38,7 +38,7 @@ import org.jrdma.verbs.QpType;
 final class Engine implements EngineRunner.Pass {
     static final int RX_BURST = 64;
     static final int TX_BURST = 32;
-    private static final int MAX_DATAGRAM = 1 << 16;
+    private static final int MAX_DATAGRAM = 65_535;
 
     private final SoftPort port;
     private final Datagrams datagrams;
@@ -49,7 +49,13 @@ final class Engine implements EngineRunner.Pass {
     private final Drops drops;
     private final SourceCheck sourceCheck;
     private final NanoClock clock;
-    private final ByteBuffer rxBuffer = ByteBuffer.allocateDirect(MAX_DATAGRAM).order(ByteOrder.BIG_ENDIAN);
+    /**
+     * Reads per receive call, each up to 64 KiB: with GRO a read holds a peer's whole GSO run
+     * (on loopback it crosses unsegmented), so a few slots take a burst of bulk data.
+     */
+    static final int RX_READS = 8;
+    private final RxBatch rx = new RxBatch(RX_READS, MAX_DATAGRAM);
+    private final ByteBuffer rxBuffer = rx.buffer();
     private final MemorySegment rxData = MemorySegment.ofBuffer(rxBuffer);
     private final RxPacket packet = new RxPacket();
     /**
@@ -108,6 +114,7 @@ final class Engine implements EngineRunner.Pass {
                     }
                 }
             }
+            out.flush(); // the new request leaves before the receive
         }
         work += receive();
         long now = clock.nanoTime();
@@ -135,7 +142,9 @@ final class Engine implements EngineRunner.Pass {
         // ACKs at the end of the pass after the one that received the requests: one per QP
         // however many requests came, after whatever the application answered in between
         // (CoalescingAcks). A QP that is destroyed first sends its own (flushAck).
-        return work + responder.flushAcks();
+        work += responder.flushAcks();
+        out.flush();
+        return work;
     }
 
     /** How many QPs the next pass visits, besides those whose doorbell rings meanwhile (engine lock). */
@@ -157,6 +166,7 @@ final class Engine implements EngineRunner.Pass {
     @Override
     public void flushAllAcks() {
         responder.flushAllAcks();
+        out.flush();
     }
 
     /** Whether an ACK is being held for a later pass (read by the engine thread without the lock). */
@@ -180,6 +190,7 @@ final class Engine implements EngineRunner.Pass {
         synchronized (qp) {
             responder.flushAck(qp.transport());
         }
+        out.flush();
     }
 
     /**
@@ -191,16 +202,25 @@ final class Engine implements EngineRunner.Pass {
         return active.nanosUntilNextTimer(now);
     }
 
+    /**
+     * Takes what is waiting, a batch of reads per call ({@link Datagrams#receive(RxBatch)}), and
+     * handles every datagram of every read — a coalesced (GRO) read holds several — until
+     * {@link #RX_BURST} datagrams or the socket is drained.
+     */
     private int receive() throws IOException {
         int n = 0;
         while (n < RX_BURST) {
-            rxBuffer.clear();
-            InetSocketAddress from = datagrams.receive(rxBuffer);
-            if (from == null) {
-                break;
+            int reads = datagrams.receive(rx);
+            for (int i = 0; i < reads; i++) {
+                InetSocketAddress from = rx.sender(i);
+                for (int k = 0, d = rx.datagrams(i); k < d; k++) {
+                    n++;
+                    handle(from, rx.datagramOffset(i, k), rx.datagramLength(i, k));
+                }
             }
-            n++;
-            handle(from, rxBuffer.position());
+            if (reads < rx.slots()) {
+                break; // nothing more was waiting
+            }
         }
         return n;
     }
@@ -233,7 +253,7 @@ final class Engine implements EngineRunner.Pass {
         t.counters.add(QpCounter.RCVD_BYTES, length);
     }
 
-    private void handle(InetSocketAddress from, int length) {
+    private void handle(InetSocketAddress from, int at, int length) {
         if (!port.isActive()) {
             counters.increment(QpCounter.PORT_DOWN_DROPS);
             return;
@@ -241,8 +261,8 @@ final class Engine implements EngineRunner.Pass {
         counters.increment(QpCounter.RCVD_PACKETS);
         counters.add(QpCounter.RCVD_BYTES, length);
         RoceEndpoint source = source(from);
-        port.captureReceived(source, rxBuffer, length);
-        DropReason reason = packet.wrap(rxBuffer, 0, length);
+        port.captureReceived(source, rxBuffer, at, length);
+        DropReason reason = packet.wrap(rxBuffer, at, length);
         if (reason != DropReason.NONE) {
             drops.drop(reason);
             return;
@@ -263,7 +283,7 @@ final class Engine implements EngineRunner.Pass {
             drops.drop(DropReason.BAD_PKEY);
             return;
         }
-        if (!source.verifyIcrc(icrc, local, rxBuffer, 0, length)) {
+        if (!source.verifyIcrc(icrc, local, rxBuffer, at, length)) {
             drops.drop(DropReason.BAD_ICRC);
             return;
         }

@@ -96,13 +96,13 @@ final class SoftPort {
     }
 
     /** Records a packet received from {@code source}, unless it is our own (a device talking to itself would appear twice). */
-    void captureReceived(RoceEndpoint source, ByteBuffer buffer, int length) {
+    void captureReceived(RoceEndpoint source, ByteBuffer buffer, int offset, int length) {
         PcapWriter open = pcap;
         if (open == null || source.sameAs(endpoint)) {
             return;
         }
         try {
-            if (source.record(open, endpoint, buffer, 0, length)) {
+            if (source.record(open, endpoint, buffer, offset, length)) {
                 packetsCaptured++;
             }
         } catch (IOException e) {
@@ -111,13 +111,13 @@ final class SoftPort {
     }
 
     /** Records a packet sent to {@code to}. */
-    void captureSent(RoceEndpoint to, ByteBuffer buffer, int length) {
+    void captureSent(RoceEndpoint to, int ipId, ByteBuffer buffer, int offset, int length) {
         PcapWriter open = pcap;
         if (open == null) {
             return;
         }
         try {
-            if (endpoint.record(open, to, buffer, 0, length)) {
+            if (endpoint.record(open, to, ipId, buffer, offset, length)) {
                 packetsCaptured++;
             }
         } catch (IOException e) {

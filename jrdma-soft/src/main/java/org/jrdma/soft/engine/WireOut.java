@@ -3,9 +3,9 @@ package org.jrdma.soft.engine;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.jrdma.soft.net.Datagrams;
 import org.jrdma.soft.net.RoceEndpoint;
+import org.jrdma.soft.net.TxBatch;
 import org.jrdma.soft.net.UdpDatagrams;
 import org.jrdma.soft.transport.Counters;
 import org.jrdma.soft.memory.Gather;
@@ -45,8 +45,17 @@ final class WireOut implements PacketOut {
     private final RoceEndpoint local;
     private final Datagrams datagrams;
     private final Counters<QpCounter> counters;
-    private final ByteBuffer tx = ByteBuffer.allocateDirect(MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
-    private final MemorySegment txData = MemorySegment.ofBuffer(tx);
+    /** Room for {@link TxBatch#MAX_PACKETS} packets of a 4096-byte MTU with their headers. */
+    private static final int BATCH_BYTES = TxBatch.MAX_PACKETS * 4224 + MAX_PACKET;
+    private final TxBatch batch;
+    private final ByteBuffer tx;
+    private final MemorySegment txData;
+    /** The QP each packet of the batch belongs to (its counters), by packet index. */
+    private final TransportQp[] owners = new TransportQp[TxBatch.MAX_PACKETS];
+    /** Where each packet of the batch goes, by packet index. */
+    private final RoceEndpoint[] peers = new RoceEndpoint[TxBatch.MAX_PACKETS];
+    /** Where the packet being built starts in {@link #tx}. */
+    private int base;
     private final Bth bth = new Bth();
     private final Reth reth = new Reth();
     private final ImmDt immDt = new ImmDt();
@@ -62,6 +71,9 @@ final class WireOut implements PacketOut {
         this.local = port.endpoint();
         this.datagrams = port.datagrams();
         this.counters = counters;
+        this.batch = new TxBatch(BATCH_BYTES, datagrams.segments());
+        this.tx = batch.buffer();
+        this.txData = MemorySegment.ofBuffer(tx);
     }
 
     /** Writes the BTH and returns the opcode's row; the caller fills the extension headers. */
@@ -70,7 +82,11 @@ final class WireOut implements PacketOut {
     }
 
     private Opcode begin(int destQpn, int opcode, int psn, boolean ackReq, boolean solicited, int payload) {
-        bth.wrap(tx, 0).clear().opcode(opcode).se(solicited).padCount(Pad.count(payload)).pkey(Bth.DEFAULT_PKEY)
+        if (!batch.hasRoom(MAX_PACKET)) {
+            flush();
+        }
+        base = batch.tail();
+        bth.wrap(tx, base).clear().opcode(opcode).se(solicited).padCount(Pad.count(payload)).pkey(Bth.DEFAULT_PKEY)
                 .destQp(destQpn).ackReq(ackReq).psn(psn);
         return OpcodeTable.get(opcode);
     }
@@ -79,13 +95,13 @@ final class WireOut implements PacketOut {
     public void sendUd(TransportQp qp, UdDestination dest, int destQpn, int qkey, int opcode, int psn, boolean solicited,
             int immData, Gather gather, int length) {
         Opcode op = begin(destQpn, opcode, psn, false, solicited, length);
-        deth.wrap(tx, op.dethOffset()).qkey(qkey).srcQp(qp.qpn);
+        deth.wrap(tx, base + op.dethOffset()).qkey(qkey).srcQp(qp.qpn);
         if (op.has(ExtHeader.IMM_DT)) {
-            immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+            immDt.wrap(tx, base + op.immDtOffset()).immediate(immData);
         }
         int pos = op.headerLength();
         if (length > 0) {
-            gather.copyOut(0, txData, pos, length);
+            gather.copyOut(0, txData, base + pos, length);
         }
         transmit(qp, dest.endpoint(), pad(pos + length, length));
     }
@@ -95,17 +111,17 @@ final class WireOut implements PacketOut {
             int dmaLength, int immData, Gather gather, long offset, int length) {
         Opcode op = begin(qp, opcode, psn, ackReq, solicited, length);
         if (op.has(ExtHeader.RETH)) {
-            reth.wrap(tx, op.rethOffset()).va(va).rkey(rkey).dmaLength(dmaLength);
+            reth.wrap(tx, base + op.rethOffset()).va(va).rkey(rkey).dmaLength(dmaLength);
         }
         if (op.has(ExtHeader.IMM_DT)) {
-            immDt.wrap(tx, op.immDtOffset()).immediate(immData);
+            immDt.wrap(tx, base + op.immDtOffset()).immediate(immData);
         }
         if (op.has(ExtHeader.IETH)) {
-            ieth.wrap(tx, op.iethOffset()).rkey(immData);
+            ieth.wrap(tx, base + op.iethOffset()).rkey(immData);
         }
         int pos = op.headerLength();
         if (length > 0) {
-            gather.copyOut(offset, txData, pos, length);
+            gather.copyOut(offset, txData, base + pos, length);
         }
         transmit(qp, pad(pos + length, length));
     }
@@ -113,14 +129,14 @@ final class WireOut implements PacketOut {
     @Override
     public void sendReadRequest(TransportQp qp, int psn, long va, int rkey, int length) {
         Opcode op = begin(qp, READ_REQUEST, psn, true, false, 0);
-        reth.wrap(tx, op.rethOffset()).va(va).rkey(rkey).dmaLength(length);
+        reth.wrap(tx, base + op.rethOffset()).va(va).rkey(rkey).dmaLength(length);
         transmit(qp, op.headerLength());
     }
 
     @Override
     public void sendAtomic(TransportQp qp, int opcode, int psn, long va, int rkey, long swapAdd, long compare) {
         Opcode op = begin(qp, opcode, psn, true, false, 0);
-        atomicEth.wrap(tx, op.atomicEthOffset()).va(va).rkey(rkey).swapAdd(swapAdd).compare(compare);
+        atomicEth.wrap(tx, base + op.atomicEthOffset()).va(va).rkey(rkey).swapAdd(swapAdd).compare(compare);
         transmit(qp, op.headerLength());
     }
 
@@ -129,11 +145,11 @@ final class WireOut implements PacketOut {
             int length) {
         Opcode op = begin(qp, opcode, psn, false, false, length);
         if (op.has(ExtHeader.AETH)) {
-            aeth.wrap(tx, op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
+            aeth.wrap(tx, base + op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
         }
         int pos = op.headerLength();
         if (length > 0) {
-            MemorySegment.copy(src, srcOffset, txData, pos, length);
+            MemorySegment.copy(src, srcOffset, txData, base + pos, length);
         }
         transmit(qp, pad(pos + length, length));
     }
@@ -141,77 +157,113 @@ final class WireOut implements PacketOut {
     @Override
     public void sendAtomicAck(TransportQp qp, int psn, int msn, long original) {
         Opcode op = begin(qp, ATOMIC_ACKNOWLEDGE, psn, false, false, 0);
-        aeth.wrap(tx, op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
-        atomicAckEth.wrap(tx, op.atomicAckEthOffset()).originalValue(original);
+        aeth.wrap(tx, base + op.aethOffset()).syndrome(Aeth.ACK_SYNDROME).msn(msn);
+        atomicAckEth.wrap(tx, base + op.atomicAckEthOffset()).originalValue(original);
         transmit(qp, op.headerLength());
     }
 
     @Override
     public void sendAck(TransportQp qp, int syndrome, int psn, int msn) {
         Opcode op = begin(qp, ACKNOWLEDGE, psn, false, false, 0);
-        aeth.wrap(tx, op.aethOffset()).syndrome(syndrome).msn(msn);
+        aeth.wrap(tx, base + op.aethOffset()).syndrome(syndrome).msn(msn);
         transmit(qp, op.headerLength());
     }
 
-    /** Zeroes the pad bytes after a payload ending at {@code end}; returns the new end. */
+    /** Zeroes the pad bytes after a payload ending at {@code end} (from the packet's start); returns the new end. */
     private int pad(int end, int payload) {
         int pad = Pad.count(payload);
         for (int i = 0; i < pad; i++) {
-            tx.put(end + i, (byte) 0);
+            tx.put(base + end + i, (byte) 0);
         }
         return end + pad;
     }
 
-    /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and sends them to the QP's connected peer. */
+    /** Appends the ICRC to the {@code headersAndPayload} bytes built so far and queues them for the QP's connected peer. */
     private void transmit(TransportQp qp, int headersAndPayload) {
         transmit(qp, qp.peer(), headersAndPayload);
     }
 
     /**
-     * As above, to {@code to}: the connected peer or a UD destination. The local endpoint writes
-     * the ICRC over the pseudo-header of its family; a peer of the other family cannot happen
-     * (modify_qp and create_ah check it) and is counted as a TX error.
+     * As above, to {@code to}: the connected peer or a UD destination. The packet joins the
+     * batch, which says the IPv4 ID it leaves with (its index in a GSO run); the local endpoint
+     * writes the ICRC for that ID over the pseudo-header of its family. A peer of the other
+     * family cannot happen (modify_qp and create_ah check it) and is counted as a TX error.
+     * The packet leaves at the next {@link #flush()}, which the engine runs at the end of a pass.
      */
     private void transmit(TransportQp qp, RoceEndpoint to, int headersAndPayload) {
         int length = headersAndPayload + Icrc.LENGTH;
+        if (!port.isActive()) {
+            counters.increment(QpCounter.PORT_DOWN_DROPS); // the cable is out: the packet is lost
+            return;
+        }
+        int ipId = batch.nextId(to.socketAddress(), length);
+        if (!local.writeIcrc(icrc, to, ipId, tx, base, length)) {
+            counters.increment(QpCounter.TX_ERRORS); // cannot happen: see above
+            return;
+        }
+        owners[batch.count()] = qp;
+        peers[batch.count()] = to;
+        batch.add(to.socketAddress(), length);
+        port.noteTx(); // before the send: "the first packet leaves" no earlier than this
+        port.captureSent(to, ipId, tx, base, length);
+    }
+
+    /**
+     * Sends the batch: in one call where the channel can ({@link Datagrams#send(TxBatch)}), and
+     * counts each packet. A run the kernel would not segment goes again packet by packet, each
+     * with the ICRC for ID 0, and runs are not made again on this port.
+     */
+    void flush() {
+        int n = batch.count();
+        if (n == 0) {
+            return;
+        }
+        datagrams.send(batch);
+        for (int i = 0; i < n; i++) {
+            TransportQp qp = owners[i];
+            owners[i] = null;
+            RoceEndpoint to = peers[i];
+            peers[i] = null;
+            TxBatch.Result r = batch.result(i);
+            if (r == TxBatch.Result.NOT_SEGMENTED) {
+                r = resendAlone(to, i);
+            }
+            count(qp, r, batch.length(i));
+        }
+        batch.clear();
+    }
+
+    private TxBatch.Result resendAlone(RoceEndpoint to, int i) {
+        if (batch.segments()) {
+            batch.stopSegmenting();
+            System.getLogger(WireOut.class.getName()).log(System.Logger.Level.INFO,
+                    "{0}: the kernel would not segment a run of packets (UDP GSO); sending them one by one", local);
+        }
+        int at = batch.offset(i);
+        int length = batch.length(i);
+        local.writeIcrc(icrc, to, 0, tx, at, length);
+        tx.clear();
+        tx.position(at).limit(at + length);
         try {
-            if (!local.writeIcrc(icrc, to, tx, 0, length)) {
-                counters.increment(QpCounter.TX_ERRORS); // cannot happen: see above
-                return;
-            }
-            if (leaves(length)) {
-                port.captureSent(to, tx, length);
-                send(qp, to.socketAddress(), length);
-            }
+            return datagrams.send(tx, to.socketAddress()) ? TxBatch.Result.SENT : TxBatch.Result.QUEUE_FULL;
+        } catch (IOException e) {
+            return TxBatch.Result.FAILED;
         } finally {
             tx.clear();
         }
     }
 
-    /** Readies the {@code length} bytes for the socket; false when the port is down (the cable is out: the packet is lost). */
-    private boolean leaves(int length) {
-        tx.limit(length).position(0);
-        if (!port.isActive()) {
-            counters.increment(QpCounter.PORT_DOWN_DROPS);
-            return false;
-        }
-        port.noteTx(); // before the send: "the first packet leaves" no earlier than this
-        return true;
-    }
-
-    private void send(TransportQp qp, java.net.InetSocketAddress to, int length) {
-        try {
-            if (datagrams.send(tx, to)) {
+    private void count(TransportQp qp, TxBatch.Result r, int length) {
+        switch (r) {
+            case SENT -> {
                 qp.counters.increment(QpCounter.SENT_PACKETS);
                 qp.counters.add(QpCounter.SENT_BYTES, length);
                 counters.increment(QpCounter.SENT_PACKETS);
                 counters.add(QpCounter.SENT_BYTES, length);
-            } else {
-                counters.increment(QpCounter.TX_QUEUE_FULL);
             }
-        } catch (IOException e) {
+            case QUEUE_FULL -> counters.increment(QpCounter.TX_QUEUE_FULL);
             // A send that fails is a lost packet: the transport's retransmission recovers it.
-            counters.increment(QpCounter.TX_ERRORS);
+            default -> counters.increment(QpCounter.TX_ERRORS);
         }
     }
 }

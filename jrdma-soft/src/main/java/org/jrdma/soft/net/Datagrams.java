@@ -21,6 +21,59 @@ public interface Datagrams extends AutoCloseable {
      */
     InetSocketAddress receive(ByteBuffer buffer) throws IOException;
 
+    /**
+     * Whether {@link #send(TxBatch)} sends a run of equal packets to one peer as one GSO send,
+     * which numbers the segments' IPv4 IDs 0, 1, 2, … ({@link TxBatch}). False for a channel that
+     * sends each packet alone (each then leaves with ID 0).
+     */
+    default boolean segments() {
+        return false;
+    }
+
+    /**
+     * Sends every packet of {@code batch} and records each one's {@link TxBatch.Result}; leaves
+     * the buffer cleared. This default sends them one by one with {@link #send(ByteBuffer,
+     * InetSocketAddress)}; {@link NativeDatagrams} sends the batch in one sendmmsg.
+     */
+    default void send(TxBatch batch) {
+        ByteBuffer b = batch.buffer();
+        for (int i = 0, n = batch.count(); i < n; i++) {
+            b.clear();
+            int at = batch.offset(i);
+            b.position(at).limit(at + batch.length(i));
+            TxBatch.Result r;
+            try {
+                r = send(b, batch.destination(i)) ? TxBatch.Result.SENT : TxBatch.Result.QUEUE_FULL;
+            } catch (IOException e) {
+                r = TxBatch.Result.FAILED;
+            }
+            batch.result(i, r);
+        }
+        b.clear();
+    }
+
+    /**
+     * Receives without blocking into {@code batch}'s slots, as many reads as it has or until
+     * nothing is waiting, and returns how many. This default calls {@link #receive(ByteBuffer)}
+     * per slot; {@link NativeDatagrams} takes them in one recvmmsg, with GRO.
+     */
+    default int receive(RxBatch batch) throws IOException {
+        batch.clear();
+        ByteBuffer b = batch.buffer();
+        for (int i = 0, n = batch.slots(); i < n; i++) {
+            int at = batch.slotOffset(i);
+            b.clear();
+            b.position(at).limit(at + batch.slotSize());
+            InetSocketAddress from = receive(b);
+            if (from == null) {
+                break;
+            }
+            batch.read(i, b.position() - at, from, 0);
+        }
+        b.clear();
+        return batch.reads();
+    }
+
     /** Blocks until a datagram may be waiting, {@link #wakeup()} is called, or the timeout ends. */
     void await(long timeoutNanos) throws IOException;
 

@@ -60,11 +60,11 @@ public final class Ipv4Endpoint implements RoceEndpoint {
     }
 
     @Override
-    public boolean writeIcrc(Icrc icrc, RoceEndpoint to, ByteBuffer packet, int offset, int length) {
+    public boolean writeIcrc(Icrc icrc, RoceEndpoint to, int ipId, ByteBuffer packet, int offset, int length) {
         if (!(to instanceof Ipv4Endpoint v4)) {
             return false;
         }
-        icrc.writeIpv4(address, v4.address, port, v4.port, packet, offset, length);
+        icrc.writeIpv4(address, v4.address, ipId, Icrc.IPV4_FLAGS_DF, port, v4.port, packet, offset, length);
         return true;
     }
 
@@ -96,11 +96,12 @@ public final class Ipv4Endpoint implements RoceEndpoint {
     }
 
     @Override
-    public boolean record(PcapWriter pcap, RoceEndpoint to, ByteBuffer packet, int offset, int length) throws IOException {
+    public boolean record(PcapWriter pcap, RoceEndpoint to, int ipId, ByteBuffer packet, int offset, int length)
+            throws IOException {
         if (!(to instanceof Ipv4Endpoint v4)) {
             return false;
         }
-        pcap.write(address, port, v4.address, v4.port, packet, offset, length);
+        pcap.write(address, port, v4.address, v4.port, ipId, packet, offset, length);
         return true;
     }
 

@@ -64,7 +64,7 @@ public final class Ipv6Endpoint implements RoceEndpoint {
     }
 
     @Override
-    public boolean writeIcrc(Icrc icrc, RoceEndpoint to, ByteBuffer packet, int offset, int length) {
+    public boolean writeIcrc(Icrc icrc, RoceEndpoint to, int ipId, ByteBuffer packet, int offset, int length) {
         if (!(to instanceof Ipv6Endpoint v6)) {
             return false;
         }
@@ -90,7 +90,8 @@ public final class Ipv6Endpoint implements RoceEndpoint {
     }
 
     @Override
-    public boolean record(PcapWriter pcap, RoceEndpoint to, ByteBuffer packet, int offset, int length) throws IOException {
+    public boolean record(PcapWriter pcap, RoceEndpoint to, int ipId, ByteBuffer packet, int offset, int length)
+            throws IOException {
         if (!(to instanceof Ipv6Endpoint v6)) {
             return false;
         }

@@ -51,6 +51,10 @@ final class LinuxSockets {
     static final int MSG_DONTWAIT = 0x40;
     static final int MSG_TRUNC = 0x20;
     static final int EINTR = 4;
+    static final int EIO = 5;
+    static final int EINVAL = 22;
+    static final int ENOPROTOOPT = 92;
+    static final int EOPNOTSUPP = 95;
     static final int EAGAIN = 11;
     static final int EADDRINUSE = 98;
     static final int EADDRNOTAVAIL = 99;

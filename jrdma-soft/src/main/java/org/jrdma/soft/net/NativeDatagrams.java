@@ -104,6 +104,9 @@ public final class NativeDatagrams implements Datagrams {
     private final MemorySegment txBatchIov;
     private final NativeSockaddr[] txBatchNames = new NativeSockaddr[MAX_BATCH];
     private final BufferAddresses txBatchBuffers = new BufferAddresses();
+    private final MemorySegment txBatchControl;
+    private ByteBuffer txRunBuffer;
+    private long txRunAddress;
 
     // receives
     private final MemorySegment rxErrno;
@@ -122,6 +125,8 @@ public final class NativeDatagrams implements Datagrams {
     private final BufferAddresses rxBatchBuffers = new BufferAddresses();
     /** The batch slot whose sender was decoded last (slot 0 of the next batch compares with it). */
     private int lastBatchSlot;
+    private ByteBuffer rxSlotBuffer;
+    private long rxSlotAddress;
 
     // await and wakeup
     private final MemorySegment pollErrno;
@@ -230,10 +235,12 @@ public final class NativeDatagrams implements Datagrams {
         message(txMsg, txName.raw(), txIov, 1);
         txBatch = arena.allocate((long) LinuxSockets.MMSGHDR * MAX_BATCH, 8);
         txBatchIov = arena.allocate((long) LinuxSockets.IOVEC * MAX_BATCH, 8);
+        txBatchControl = arena.allocate((long) CONTROL * MAX_BATCH, 8);
         for (int i = 0; i < MAX_BATCH; i++) {
             txBatchNames[i] = new NativeSockaddr(ipv6, arena.allocate(SOCKADDR_SLOT, 8), arena.allocate(SOCKADDR_SLOT, 8));
             message(txBatch.asSlice((long) i * LinuxSockets.MMSGHDR, LinuxSockets.MMSGHDR), txBatchNames[i].raw(),
                     txBatchIov.asSlice((long) i * LinuxSockets.IOVEC, LinuxSockets.IOVEC), 1);
+            segmentMessage(txBatchControl, (long) i * CONTROL);
         }
 
         rxErrno = LinuxSockets.newErrnoState(arena);
@@ -262,6 +269,13 @@ public final class NativeDatagrams implements Datagrams {
         drain = arena.allocate(8, 8);
         wakeErrno = LinuxSockets.newErrnoState(arena);
         one = arena.allocateFrom(LONG, 1L);
+    }
+
+    /** Writes a UDP_SEGMENT cmsg header at {@code control[at]}: len CMSG_LEN(2) = 18, SOL_UDP; the size goes at +16. */
+    private static void segmentMessage(MemorySegment control, long at) {
+        control.set(LONG, at, 18);
+        control.set(INT, at + 8, LinuxSockets.SOL_UDP);
+        control.set(INT, at + 12, LinuxSockets.UDP_SEGMENT);
     }
 
     /** Fills a msghdr's fixed fields: name buffer, one iovec, no control. */
@@ -325,9 +339,7 @@ public final class NativeDatagrams implements Datagrams {
             txMsg.set(INT, 8, txName.encode(destination));
             if (segment > 0) {
                 // cmsg: len = CMSG_LEN(sizeof(uint16_t)) = 18, SOL_UDP, UDP_SEGMENT, the size; space 24
-                txControl.set(LONG, 0, 18);
-                txControl.set(INT, 8, LinuxSockets.SOL_UDP);
-                txControl.set(INT, 12, LinuxSockets.UDP_SEGMENT);
+                segmentMessage(txControl, 0);
                 txControl.set(ValueLayout.JAVA_SHORT, 16, (short) segment);
                 txMsg.set(LONG, 32, txControl.address());
                 txMsg.set(LONG, 40, 24);
@@ -549,6 +561,171 @@ public final class NativeDatagrams implements Datagrams {
                             ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, off + 40))
                             : 0;
                 }
+            }
+            if (got > 0) {
+                lastBatchSlot = got - 1;
+            }
+            return got;
+        } finally {
+            rxLock.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ the engine's batches
+
+    /** Runs of equal packets to one peer leave as one GSO send (the kernel numbers their IDs 0, 1, 2, …). */
+    @Override
+    public boolean segments() {
+        return true;
+    }
+
+    /**
+     * Sends the batch's messages — a run as one UDP_SEGMENT send, a packet alone as itself — in
+     * as few sendmmsg calls as {@link #MAX_BATCH} allows. A message the kernel refuses ends as
+     * FAILED, or as NOT_SEGMENTED when it refused to segment it (EIO: the route's device has no
+     * checksum offload; EINVAL/ENOPROTOOPT/EOPNOTSUPP: no UDP GSO) and the rest go on; when the
+     * socket's buffer is full the rest end as QUEUE_FULL.
+     */
+    @Override
+    public void send(TxBatch batch) {
+        txLock.lock();
+        try {
+            if (closed) {
+                for (int m = 0; m < batch.messages(); m++) {
+                    batch.messageResult(m, TxBatch.Result.FAILED);
+                }
+                return;
+            }
+            ByteBuffer b = batch.buffer();
+            if (b != txRunBuffer) {
+                txRunAddress = BufferAddresses.base(b);
+                txRunBuffer = b;
+            }
+            int total = batch.messages();
+            int m = 0;
+            while (m < total) {
+                int k = Math.min(total - m, MAX_BATCH);
+                for (int j = 0; j < k; j++) {
+                    int msg = m + j;
+                    long off = (long) j * LinuxSockets.MMSGHDR;
+                    writeIov(txBatchIov, j, txRunAddress + batch.offset(batch.messageFirst(msg)), batch.messageBytes(msg));
+                    int nameLength;
+                    try {
+                        nameLength = txBatchNames[j].encode(batch.destination(batch.messageFirst(msg)));
+                    } catch (java.net.SocketException e) {
+                        nameLength = -1; // an address of the other family: cannot happen (modify_qp, create_ah check it)
+                    }
+                    if (nameLength < 0) {
+                        k = j; // send those before it; this one fails in the next round
+                        break;
+                    }
+                    txBatch.set(INT, off + 8, nameLength);
+                    int segment = batch.messageSegment(msg);
+                    if (segment > 0) {
+                        long c = (long) j * CONTROL;
+                        txBatchControl.set(ValueLayout.JAVA_SHORT, c + 16, (short) segment);
+                        txBatch.set(LONG, off + 32, txBatchControl.address() + c);
+                        txBatch.set(LONG, off + 40, 24);
+                    } else {
+                        txBatch.set(LONG, off + 32, 0);
+                        txBatch.set(LONG, off + 40, 0);
+                    }
+                    txBatch.set(INT, off + 56, 0);
+                }
+                if (k == 0) {
+                    batch.messageResult(m++, TxBatch.Result.FAILED);
+                    continue;
+                }
+                int sent;
+                try {
+                    sent = (int) n.sendmmsg.invokeExact(txErrno, fd, txBatch, k, 0);
+                } catch (Throwable t) {
+                    // cannot happen (the downcall's types are fixed); whatever it was, the packets are lost
+                    for (; m < total; m++) {
+                        batch.messageResult(m, TxBatch.Result.FAILED);
+                    }
+                    return;
+                }
+                if (sent < 0) {
+                    int e = LinuxSockets.errno(txErrno);
+                    if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                        for (; m < total; m++) {
+                            batch.messageResult(m, TxBatch.Result.QUEUE_FULL);
+                        }
+                        return;
+                    }
+                    boolean segmented = batch.messageSegment(m) > 0;
+                    batch.messageResult(m, segmented && refusesSegmentation(e) ? TxBatch.Result.NOT_SEGMENTED
+                            : TxBatch.Result.FAILED);
+                    m++;
+                    continue;
+                }
+                for (int j = 0; j < sent; j++) {
+                    batch.messageResult(m + j, TxBatch.Result.SENT);
+                }
+                m += sent;
+            }
+        } finally {
+            batch.buffer().clear();
+            txLock.unlock();
+        }
+    }
+
+    /** The errnos of a GSO send the route cannot segment (udp_send_skb: EIO, EINVAL; no UDP_SEGMENT: ENOPROTOOPT). */
+    private static boolean refusesSegmentation(int errno) {
+        return errno == LinuxSockets.EIO || errno == LinuxSockets.EINVAL || errno == LinuxSockets.ENOPROTOOPT
+                || errno == LinuxSockets.EOPNOTSUPP;
+    }
+
+    /**
+     * Takes up to {@code batch.slots()} reads in one recvmmsg without blocking. The first call
+     * turns UDP_GRO on when the slots hold 64 KiB, so a run a peer sent as one GSO send arrives
+     * as one read (on loopback it crosses unsegmented). After that, a single {@link #receive}
+     * may return a coalesced read too ({@link #lastSegmentSize}): the engine uses batches only.
+     */
+    @Override
+    public int receive(RxBatch batch) throws IOException {
+        if (!gro && batch.slotSize() >= MAX_DATAGRAM) {
+            enableGro();
+        }
+        rxLock.lock();
+        try {
+            checkOpen();
+            batch.clear();
+            ByteBuffer b = batch.buffer();
+            if (b != rxSlotBuffer) {
+                rxSlotAddress = BufferAddresses.base(b);
+                rxSlotBuffer = b;
+            }
+            int count = Math.min(batch.slots(), MAX_BATCH);
+            boolean withControl = gro;
+            for (int i = 0; i < count; i++) {
+                long off = (long) i * LinuxSockets.MMSGHDR;
+                writeIov(rxBatchIov, i, rxSlotAddress + batch.slotOffset(i), batch.slotSize());
+                rxBatch.set(INT, off + 8, rxBatchNames[i].capacity());
+                rxBatch.set(LONG, off + 40, withControl ? CONTROL : 0);
+                rxBatch.set(INT, off + 48, 0);
+                rxBatch.set(INT, off + 56, 0);
+            }
+            int got;
+            try {
+                got = (int) n.recvmmsg.invokeExact(rxErrno, fd, rxBatch, count, LinuxSockets.MSG_DONTWAIT, MemorySegment.NULL);
+            } catch (Throwable t) {
+                throw rethrow("recvmmsg", t);
+            }
+            if (got < 0) {
+                int e = LinuxSockets.errno(rxErrno);
+                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                    return 0;
+                }
+                throw new IOException(n.describe("recvmmsg", e));
+            }
+            for (int i = 0; i < got; i++) {
+                long off = (long) i * LinuxSockets.MMSGHDR;
+                InetSocketAddress from = rxBatchNames[i].decode(rxBatch.get(INT, off + 8),
+                        rxBatchNames[i == 0 ? lastBatchSlot : i - 1]);
+                int segment = withControl ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, off + 40)) : 0;
+                batch.read(i, rxBatch.get(INT, off + 56), from, segment);
             }
             if (got > 0) {
                 lastBatchSlot = got - 1;

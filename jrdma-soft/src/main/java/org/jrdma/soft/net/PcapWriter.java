@@ -68,8 +68,14 @@ public final class PcapWriter implements AutoCloseable {
      * Records one UDP payload ({@code buffer[offset, offset + length)}: BTH … ICRC) sent from
      * {@code srcIp:srcPort} to {@code dstIp:dstPort}, stamped with the wall clock.
      */
-    public synchronized void write(int srcIp, int srcPort, int dstIp, int dstPort, ByteBuffer buffer, int offset, int length)
+    public void write(int srcIp, int srcPort, int dstIp, int dstPort, ByteBuffer buffer, int offset, int length)
             throws IOException {
+        write(srcIp, srcPort, dstIp, dstPort, 0, buffer, offset, length);
+    }
+
+    /** As above, with the IPv4 identification the packet carries (segment i of a GSO send has ID i). */
+    public synchronized void write(int srcIp, int srcPort, int dstIp, int dstPort, int ipId, ByteBuffer buffer, int offset,
+            int length) throws IOException {
         if (closed) {
             return;
         }
@@ -79,7 +85,7 @@ public final class PcapWriter implements AutoCloseable {
         header.putInt((int) (micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(ipLength).putInt(ipLength);
         header.order(ByteOrder.BIG_ENDIAN);
         int ipStart = header.position();
-        header.put((byte) 0x45).put((byte) 0).putShort((short) ipLength).putShort((short) 0).putShort((short) 0x4000)
+        header.put((byte) 0x45).put((byte) 0).putShort((short) ipLength).putShort((short) ipId).putShort((short) 0x4000)
                 .put((byte) 64).put((byte) 17).putShort((short) 0).putInt(srcIp).putInt(dstIp);
         header.putShort(ipStart + 10, (short) ipv4Checksum(header, ipStart));
         header.putShort((short) srcPort).putShort((short) dstPort).putShort((short) (8 + length)).putShort((short) 0);

@@ -55,7 +55,15 @@ public sealed interface RoceEndpoint permits Ipv4Endpoint, Ipv6Endpoint {
     int writePseudoHeader(ByteBuffer into, int at, RoceEndpoint to, int udpPayloadLength);
 
     /** Computes and stores the ICRC of the UDP payload {@code packet[offset, offset + length)} sent from here to {@code to}. */
-    boolean writeIcrc(Icrc icrc, RoceEndpoint to, ByteBuffer packet, int offset, int length);
+    default boolean writeIcrc(Icrc icrc, RoceEndpoint to, ByteBuffer packet, int offset, int length) {
+        return writeIcrc(icrc, to, Icrc.IPV4_DEFAULT_ID, packet, offset, length);
+    }
+
+    /**
+     * As above, for an IPv4 packet the kernel sends with identification {@code ipId}: segment i
+     * of a GSO send carries ID i ({@link TxBatch}). IPv6 has no ID and ignores it.
+     */
+    boolean writeIcrc(Icrc icrc, RoceEndpoint to, int ipId, ByteBuffer packet, int offset, int length);
 
     /**
      * Whether a received UDP payload from here to {@code to} carries a correct ICRC. For IPv4 the
@@ -73,5 +81,11 @@ public sealed interface RoceEndpoint permits Ipv4Endpoint, Ipv6Endpoint {
     boolean writeGrh(ByteBuffer grh, RoceEndpoint to, int ipId, int ipFlags, int udpPayloadLength);
 
     /** Records the UDP payload {@code packet[offset, offset + length)} sent from here to {@code to} in {@code pcap}. */
-    boolean record(PcapWriter pcap, RoceEndpoint to, ByteBuffer packet, int offset, int length) throws IOException;
+    default boolean record(PcapWriter pcap, RoceEndpoint to, ByteBuffer packet, int offset, int length) throws IOException {
+        return record(pcap, to, Icrc.IPV4_DEFAULT_ID, packet, offset, length);
+    }
+
+    /** As above, with the IPv4 identification the packet leaves with (ignored for IPv6). */
+    boolean record(PcapWriter pcap, RoceEndpoint to, int ipId, ByteBuffer packet, int offset, int length)
+            throws IOException;
 }

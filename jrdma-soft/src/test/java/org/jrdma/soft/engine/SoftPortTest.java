@@ -106,17 +106,19 @@ class SoftPortTest {
         ByteBuffer packet = ByteBuffer.allocate(32);
         assertThat(port.capturing()).isTrue();
 
-        port.captureSent(peer, packet, 32);
-        port.captureSent(RoceEndpoint.of(at("127.0.0.3", 4791)), packet, 32);
-        port.captureReceived(peer, packet, 32);
-        port.captureReceived(port.endpoint(), packet, 32);
-        port.captureReceived(RoceEndpoint.of(at("127.0.0.1", 50000)), packet, 32); // our address, another socket
+        port.captureSent(peer, 0, packet, 0, 32);
+        port.captureSent(RoceEndpoint.of(at("127.0.0.3", 4791)), 7, packet, 0, 32); // segment 7 of a GSO send
+        port.captureReceived(peer, packet, 0, 32);
+        port.captureReceived(port.endpoint(), packet, 0, 32);
+        port.captureReceived(RoceEndpoint.of(at("127.0.0.1", 50000)), packet, 0, 32); // our address, another socket
         port.close();
 
         List<ByteBuffer> records = PcapReader.records(file);
         assertThat(records).hasSize(4);
         assertThat(addresses(records.get(0), 12)).containsExactly(0x7F000001, 0x7F000002);
         assertThat(addresses(records.get(1), 12)).containsExactly(0x7F000001, 0x7F000003);
+        assertThat(records.get(0).getShort(4) & 0xFFFF).as("IPv4 ID of a packet sent alone").isZero();
+        assertThat(records.get(1).getShort(4) & 0xFFFF).as("IPv4 ID of GSO segment 7").isEqualTo(7);
         assertThat(addresses(records.get(2), 12)).containsExactly(0x7F000002, 0x7F000001);
         assertThat(records.get(3).getShort(20) & 0xFFFF).as("source port").isEqualTo(50000);
         assertThat(port.capturing()).isFalse();
@@ -128,9 +130,9 @@ class SoftPortTest {
         SoftPort port = port(at("::1", 4791), PcapWriter.create(file));
         ByteBuffer packet = ByteBuffer.allocate(32);
 
-        port.captureSent(RoceEndpoint.of(at("127.0.0.2", 4791)), packet, 32); // the other family: nothing to record
-        port.captureSent(RoceEndpoint.of(at("::2", 4791)), packet, 32);
-        port.captureReceived(RoceEndpoint.of(at("::2", 4791)), packet, 32);
+        port.captureSent(RoceEndpoint.of(at("127.0.0.2", 4791)), 0, packet, 0, 32); // the other family: nothing to record
+        port.captureSent(RoceEndpoint.of(at("::2", 4791)), 0, packet, 0, 32);
+        port.captureReceived(RoceEndpoint.of(at("::2", 4791)), packet, 0, 32);
         port.close();
 
         List<ByteBuffer> records = PcapReader.records(file);
