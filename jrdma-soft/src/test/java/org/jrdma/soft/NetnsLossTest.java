@@ -4,20 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jrdma.testkit.ChildJvm;
-import org.jrdma.verbs.Context;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +27,18 @@ import org.junit.jupiter.api.Test;
  * nftables}); skipped otherwise.
  */
 class NetnsLossTest {
+    private static String tool(String name) {
+        return Netns.tool(name);
+    }
+
+    private static Netns.Run run(String... command) throws IOException, InterruptedException {
+        return Netns.run(command);
+    }
+
+    private static Map<String, String> result(String out) {
+        return Netns.result(out);
+    }
+
     private static final String TABLE = "jrdma_loss";
     private static final int MESSAGES = 300;
     private static final int SIZE = 3000;
@@ -54,9 +61,9 @@ class NetnsLossTest {
         Path rules = Files.createTempFile("jrdma-nft", ".rules");
         Path output = Files.createTempFile("jrdma-netns", ".out");
         try {
-            Run add = run(ip, "netns", "add", ns);
-            if (add.code != 0) {
-                abort("cannot create a network namespace here (" + add.output.strip() + ")");
+            Netns.Run add = run(ip, "netns", "add", ns);
+            if (add.code() != 0) {
+                abort("cannot create a network namespace here (" + add.output().strip() + ")");
             }
             check(run(ip, "-n", ns, "link", "set", "lo", "up"));
             check(run(ip, "-n", ns, "addr", "add", "10.99.0.1/32", "dev", "lo"));
@@ -69,21 +76,21 @@ class NetnsLossTest {
                         }
                     }
                     """.formatted(TABLE));
-            Run load = run(ip, "netns", "exec", ns, nft, "-f", rules.toString());
-            if (load.code != 0) {
-                abort("nftables is not usable here (no nf_tables in the kernel?): " + load.output.strip());
+            Netns.Run load = run(ip, "netns", "exec", ns, nft, "-f", rules.toString());
+            if (load.code() != 0) {
+                abort("nftables is not usable here (no nf_tables in the kernel?): " + load.output().strip());
             }
 
-            List<String> child = List.of(ip, "netns", "exec", ns,
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-cp", childClasspath(),
-                    NetnsTraffic.class.getName(), "10.99.0.1", "10.99.0.2", Integer.toString(MESSAGES), Integer.toString(SIZE), Integer.toString(TIMEOUT));
+            List<String> child = new ArrayList<>(List.of(ip, "netns", "exec", ns));
+            child.addAll(Netns.trafficJvm());
+            child.addAll(List.of("10.99.0.1", "10.99.0.2", Integer.toString(MESSAGES), Integer.toString(SIZE),
+                    Integer.toString(TIMEOUT)));
             Process p = new ProcessBuilder(child).redirectErrorStream(true).redirectOutput(output.toFile()).start();
             if (!p.waitFor(30, TimeUnit.SECONDS)) {
                 p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
             }
             String out = Files.readString(output);
-            long kernelDrops = kernelDrops(run(ip, "netns", "exec", ns, nft, "list", "chain", "inet", TABLE, "input").output);
+            long kernelDrops = kernelDrops(run(ip, "netns", "exec", ns, nft, "list", "chain", "inet", TABLE, "input").output());
             String why = "child output:\n" + out + "\nkernel drops: " + kernelDrops;
 
             System.out.println("NetnsLossTest: " + out.strip() + " kernelDrops=" + kernelDrops);
@@ -105,55 +112,12 @@ class NetnsLossTest {
         }
     }
 
-    private static String tool(String name) {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
-        dirs.addAll(List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin"));
-        for (String dir : dirs) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
-                return Path.of(dir, name).toString();
-            }
-        }
-        return null;
-    }
-
-    /** Where this module's classes, its test classes and the verbs API were loaded from. */
-    private static String childClasspath() {
-        return ChildJvm.codeSources(NetnsTraffic.class, SoftDevice.class, Context.class);
-    }
-
     private static long kernelDrops(String listing) {
         Matcher m = Pattern.compile("counter packets (\\d+)").matcher(listing);
         return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
-    /** The child's {@code RESULT key=value …} line as a map (empty when it printed none). */
-    private static Map<String, String> result(String out) {
-        Map<String, String> r = new HashMap<>();
-        out.lines().filter(l -> l.startsWith("RESULT ")).findFirst().ifPresent(line -> {
-            for (String kv : line.substring(7).split(" ")) {
-                int eq = kv.indexOf('=');
-                if (eq > 0) {
-                    r.put(kv.substring(0, eq), kv.substring(eq + 1));
-                }
-            }
-        });
-        return r;
-    }
-
-    private record Run(int code, String output) {
-    }
-
-    private static Run run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        if (!p.waitFor(10, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return new Run(-1, String.join(" ", command) + ": timed out");
-        }
-        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
-    }
-
-    private static void check(Run r) {
-        assertThat(r.code).as(r.output).isZero();
+    private static void check(Netns.Run r) {
+        assertThat(r.code()).as(r.output()).isZero();
     }
 }
