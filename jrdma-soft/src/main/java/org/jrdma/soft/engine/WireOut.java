@@ -28,12 +28,14 @@ import org.jrdma.soft.wire.Pad;
 import org.jrdma.soft.wire.Reth;
 
 /**
- * Builds RoCEv2 packets in one reused direct buffer and sends them. The opcode's row in the
- * opcode table says which extension headers follow the BTH and where; the payload and its pad
- * follow them. The ICRC is computed for the IP header the kernel will write — the port's
- * endpoint knows which ({@link RoceEndpoint}: IPv4 with ID 0 and DF, see {@link UdpDatagrams},
- * or IPv6) — the two addresses, UDP 4791 → 4791 and the lengths. It sends through the port and
- * counts on the device counters; it does not know the device.
+ * Builds RoCEv2 packets end to end in one batch buffer ({@link TxBatch}) and sends them when
+ * the engine's pass ends ({@link #flush()}), or sooner when the batch is full. The opcode's row
+ * in the opcode table says which extension headers follow the BTH and where; the payload and
+ * its pad follow them. The ICRC is computed for the IP header the kernel will write — the port's
+ * endpoint knows which ({@link RoceEndpoint}: IPv4 with DF and the ID the batch gives the packet,
+ * 0 alone or i as segment i of a GSO run, see {@link UdpDatagrams} and {@link TxBatch}; or IPv6)
+ * — the two addresses, UDP 4791 → 4791 and the lengths. It counts on the device counters when
+ * the batch has left; it does not know the device.
  */
 final class WireOut implements PacketOut {
     private static final int MAX_PACKET = 8192;
