@@ -24,7 +24,7 @@ public record BenchOptions(boolean quick, int reps, Path markdown, Path jrdmaJar
               --jrdma JAR         the jrdma tools jar whose `perf` runs (default jrdma-tools/target/jrdma.jar)
               --no-rdma           run the baselines only
               --only LIST         comma-separated TEST, TEST@BYTES (every variant) or TEST@BYTES:VARIANT, e.g.
-                                  write_bw@65536,send_lat or write_bw@65536:q16 (variants: q16, idle1000, events;
+                                  write_bw@65536,send_lat or write_bw@65536:q16 (variants: q16, idle1000, l16, events;
                                   TEST@BYTES:plain is the shape without its variants)
               --duration S        bandwidth runs last S seconds (jrdma perf -D S) instead of a message count
               --lat-iters N       round trips per latency run (default 50000, 5000 with --quick)

@@ -111,13 +111,15 @@ public final class ProcessRdmaSide implements RdmaSide {
     /**
      * perf's {@code -n} for a count-mode run: a latency run's round trips, or a bandwidth run's
      * messages shared among the QPs that carry traffic ({@code -n} is per QP), so that -q 16
-     * moves what -q 1 does.
+     * moves what -q 1 does; with {@code -l N} rounded down to a multiple of N (perf requires it).
      */
     static long iterations(Shape shape, Budget budget) {
         if (shape.kind() == Kind.LATENCY) {
             return budget.latIters();
         }
-        return Math.max(1, budget.bwIters(shape.sizeBytes()) / shape.variant().qps());
+        long perQp = Math.max(1, budget.bwIters(shape.sizeBytes()) / shape.variant().qps());
+        int list = shape.variant().postList();
+        return Math.max(list, perQp / list * list);
     }
 
     /**

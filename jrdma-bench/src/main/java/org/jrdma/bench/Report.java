@@ -32,7 +32,8 @@ public final class Report {
                 + "(jrdma: perftest's t_typical; ping-pongs: p50 after a warm-up), lower is better\n");
         sb.append("- variants: -q 16 is 16 QPs round robin, the aggregate, the same bytes as -q 1; \"beside 1000 idle QPs\" is one "
                 + "busy QP while each side holds 1000 more connected ones that carry nothing (jrdma perf --idle-qps); both are "
-                + "compared with jrdma's plain run of the same test and size, run back to back. -e sleeps on CQ events, against a "
+                + "compared with jrdma's plain run of the same test and size, run back to back. -l 16 posts 16 WRs per call as one "
+                + "chained list (perftest's --post_list), against TCP streaming as the plain run. -e sleeps on CQ events, against a "
                 + "UDP ping-pong on blocking channels\n");
         sb.append("- **ratio = jrdma ÷ baseline**, taken per rep (the two ran back to back), median [min–max] over the reps: "
                 + "for bandwidth > 1 means jrdma is faster, for latency < 1 means jrdma is faster\n");

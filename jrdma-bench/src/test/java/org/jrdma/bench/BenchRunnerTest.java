@@ -24,7 +24,7 @@ class BenchRunnerTest {
                 "send_bw 64 B vs TCP streaming", "send_bw 4 KiB vs TCP streaming", "send_bw 64 KiB vs TCP streaming",
                 "send_bw 1 MiB vs TCP streaming",
                 "read_bw 64 B vs TCP streaming", "read_bw 4 KiB vs TCP streaming", "read_bw 64 KiB vs TCP streaming",
-                "read_bw 1 MiB vs TCP streaming",
+                "read_bw 1 MiB vs TCP streaming", "write_bw 64 B -l 16 vs TCP streaming",
                 "write_bw 64 KiB -q 16 vs jrdma write_bw 64 KiB", "write_bw 64 KiB beside 1000 idle QPs vs jrdma write_bw 64 KiB",
                 "send_lat 8 B vs UDP ping-pong", "send_lat 8 B vs TCP ping-pong", "send_lat 4 KiB vs UDP ping-pong",
                 "send_lat 4 KiB vs TCP ping-pong",
@@ -39,16 +39,19 @@ class BenchRunnerTest {
                 "send_bw 64 KiB ≥ 1.00×, CPU/GiB ≤ 1.50×", "send_bw 1 MiB ≥ 1.00×, CPU/GiB ≤ 1.50×",
                 "read_bw 64 B ≥ 1.00×, ≥ 1.00 M msg/s, CPU/GiB ≤ 1.50×", "read_bw 4 KiB ≥ 0.80×, CPU/GiB ≤ 1.50×",
                 "read_bw 64 KiB ≥ 1.00×, CPU/GiB ≤ 1.50×", "read_bw 1 MiB ≥ 1.00×, CPU/GiB ≤ 1.50×",
+                "write_bw 64 B -l 16 ≥ 1.00×, ≥ 1.00 M msg/s, CPU/GiB ≤ 1.50×",
                 "write_bw 64 KiB -q 16 ≥ 0.90×", "write_bw 64 KiB beside 1000 idle QPs ≥ 0.90×",
                 "send_lat 8 B ≤ 1.30×, p99 ≤ 2.00×, p99.9 ≤ 3.00×", "write_lat 8 B ≤ 1.50×", "send_lat 8 B -e ≤ 1.50×");
         // the jrdma-against-jrdma rows ran the plain shape again, as their baseline, right beside the variant
         assertThat(fake.calls).containsSubsequence("jrdma write_bw 65536", "jrdma write_bw 65536 q16", "jrdma write_bw 65536",
                 "jrdma write_bw 65536 idle1000");
         assertThat(fake.calls).containsSubsequence("blocking UDP ping-pong 8", "jrdma send_lat 8 events");
+        // the post-list row has its own TCP streaming run of 64 B beside it
+        assertThat(fake.calls).containsSubsequence("TCP streaming 64", "jrdma write_bw 64", "TCP streaming 64", "jrdma write_bw 64 l16");
 
         String md = Report.markdown(context(1, "fake jrdma"), rows);
         assertThat(md.lines().filter(l -> l.matches("\\| \\w+_(bw|lat) .*")
-                && l.split("\\|").length == 8)).hasSize(23);
+                && l.split("\\|").length == 8)).hasSize(24);
         assertThat(md).contains("| write_bw 64 KiB | 100 MiB/s | 0.00 | TCP streaming: 100 MiB/s | 1.00× | ≥ 1.00×, CPU/GiB ≤ 1.50×, 0 B/op | ? |",
                 "| write_bw 64 KiB -q 16 | 100 MiB/s | 0.00 | jrdma write_bw 64 KiB: 100 MiB/s | 1.00× | ≥ 0.90×, 0 B/op | yes |",
                 "| send_lat 8 B | 4.00 µs | 0.00 | UDP ping-pong: 2.00 µs | 2.00× | ≤ 1.30×, p99 ≤ 2.00×, p99.9 ≤ 3.00×, 0 B/op | **no** |",
@@ -71,10 +74,12 @@ class BenchRunnerTest {
             default -> throw new AssertionError(key);
         });
         Plan plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8:events"));
-        assertThat(plan.shapes()).containsExactly(new Shape("write_bw", 64), new Shape("send_lat", 8, Variant.EVENTS));
+        assertThat(plan.shapes()).containsExactly(new Shape("write_bw", 64), new Shape("write_bw", 64, Variant.L16),
+                new Shape("send_lat", 8, Variant.EVENTS));
+        assertThat(Plan.issue().only(List.of("write_bw@64:l16")).shapes()).containsExactly(new Shape("write_bw", 64, Variant.L16));
         assertThat(Plan.issue().only(List.of("write_bw@65536:plain")).shapes()).containsExactly(new Shape("write_bw", 65536));
         assertThat(Plan.issue().only(List.of("write_bw@65536")).shapes()).hasSize(3);
-        plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8"));
+        plan = Plan.issue().only(List.of("write_bw@64:plain", "send_lat@8"));
         assertThat(plan.shapes()).containsExactly(new Shape("write_bw", 64), new Shape("send_lat", 8), new Shape("send_lat", 8, Variant.EVENTS));
         plan = new Plan(plan.shapes().subList(0, 2));
         List<Row> rows = new BenchRunner(plan, Budget.quick(), 1, fake.rdma(), fake.baselines(), QUIET).run();
@@ -156,7 +161,7 @@ class BenchRunnerTest {
     @Test
     void eachRepRunsAShapesSidesBackToBackAlternatingWhichGoesFirst() {
         FakeSides fake = new FakeSides((key, n) -> Outcome.ok(1.0, 0.0));
-        Plan plan = Plan.issue().only(List.of("write_bw@64", "send_lat@8:plain"));
+        Plan plan = Plan.issue().only(List.of("write_bw@64:plain", "send_lat@8:plain"));
         new BenchRunner(plan, Budget.quick(), 2, fake.rdma(), fake.baselines(), QUIET).run();
 
         assertThat(fake.calls).containsExactly(

@@ -96,5 +96,11 @@ class CpuAndTargetsTest {
         assertThat(new Shape("write_bw", 65536, Variant.IDLE).reference()).isEqualTo(new Shape("write_bw", 65536));
         assertThat(new Shape("send_lat", 8, Variant.EVENTS).reference()).isNull();
         assertThat(new Shape("send_lat", 8, Variant.EVENTS).id()).isEqualTo("send_lat@8:events");
+        Shape l16 = new Shape("write_bw", 64, Variant.L16);
+        assertThat(l16.id()).isEqualTo("write_bw@64:l16");
+        assertThat(l16.label()).isEqualTo("write_bw 64 B -l 16");
+        assertThat(l16.reference()).as("compared with TCP streaming, as the plain run").isNull();
+        assertThat(Plan.baselinesFor(l16)).containsExactly(Baseline.TCP_STREAM);
+        assertThat(Plan.targetsFor(l16, Baseline.TCP_STREAM)).isEqualTo(Plan.targetsFor(new Shape("write_bw", 64), Baseline.TCP_STREAM));
     }
 }

@@ -34,6 +34,11 @@ class ProcessRdmaSideTest {
                         "/tmp/x.json", "--report-alloc", "-q", "16", "--fake-mode", "ok", "127.0.0.1");
         assertThat(side.arguments(new Shape("write_bw", 65536, Variant.IDLE), TINY, 4000, json, false))
                 .containsSubsequence("-n", "16", "--warmup", "3", "--report-alloc", "--idle-qps", "1000", "--fake-mode");
+        // -l 16: -n a multiple of 16, as perf requires (100 messages -> 96)
+        assertThat(side.arguments(new Shape("write_bw", 64, Variant.L16), TINY, 4000, json, false))
+                .containsSubsequence("-n", "96", "--warmup", "19", "--report-alloc", "-l", "16", "--fake-mode");
+        assertThat(side.arguments(new Shape("write_bw", 64, Variant.L16), new Budget(1 << 20, 10, 10, 0, 100, null), 4000, json, false))
+                .as("never below one list").containsSubsequence("-n", "16");
         assertThat(side.arguments(new Shape("send_lat", 8, Variant.EVENTS), TINY, 4000, json, false))
                 .containsSubsequence("--report-alloc", "-e", "--fake-mode");
         assertThat(ProcessRdmaSide.gibMoved(new Shape("write_bw", 65536, Variant.Q16), new Budget(64L << 20, 10, 10_000, 0, 100, null), 1))

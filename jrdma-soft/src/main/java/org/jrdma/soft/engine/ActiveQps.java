@@ -48,9 +48,7 @@ public final class ActiveQps {
                 return;
             }
             s.rung = true;
-            if (rungCount == rung.length) {
-                rung = Arrays.copyOf(rung, rungCount * 2);
-            }
+            rung = roomForOne(rung, rungCount);
             rung[rungCount++] = qp;
         }
     }
@@ -75,10 +73,13 @@ public final class ActiveQps {
             return;
         }
         s.active = true;
-        if (activeCount == active.length) {
-            active = Arrays.copyOf(active, activeCount * 2);
-        }
+        active = roomForOne(active, activeCount);
         active[activeCount++] = qp;
+    }
+
+    /** {@code a} when it has room for one more after {@code count} QPs, else a copy twice as long. */
+    private static EngineQp[] roomForOne(EngineQp[] a, int count) {
+        return count == a.length ? Arrays.copyOf(a, count * 2) : a;
     }
 
     /** How many QPs are active now (engine lock). */

@@ -71,7 +71,10 @@ final class Engine implements EngineRunner.Pass {
     private final UdResponder udResponder = new UdResponder();
     /** The QPs this engine's passes visit. */
     private final ActiveQps active = new ActiveQps();
-    private int lastPassVisits;
+    /** {@link ActiveQps#count} at the end of the last pass (diagnostics; read without the lock). */
+    private volatile int activeQps;
+    /** How many QPs the last pass visited after its receive (diagnostics; read without the lock). */
+    private volatile int lastPassVisits;
 
     Engine(String deviceName, SoftPort port, QpTable<EngineQp> qps, Counters<QpCounter> counters, Drops drops,
             SourceCheck sourceCheck, NanoClock clock) {
@@ -119,8 +122,8 @@ final class Engine implements EngineRunner.Pass {
         work += receive();
         long now = clock.nanoTime();
         active.beginVisits();
-        lastPassVisits = active.count();
-        for (int i = 0, n = lastPassVisits; i < n; i++) {
+        int visits = active.count();
+        for (int i = 0; i < visits; i++) {
             EngineQp qp = active.get(i);
             int done = 0;
             long deadline = 0;
@@ -139,6 +142,8 @@ final class Engine implements EngineRunner.Pass {
             work += done;
         }
         active.endVisits();
+        lastPassVisits = visits; // published at the end of the pass, before it returns
+        activeQps = active.count();
         // ACKs at the end of the pass after the one that received the requests: one per QP
         // however many requests came, after whatever the application answered in between
         // (CoalescingAcks). A QP that is destroyed first sends its own (flushAck).
@@ -147,12 +152,15 @@ final class Engine implements EngineRunner.Pass {
         return work;
     }
 
-    /** How many QPs the next pass visits, besides those whose doorbell rings meanwhile (engine lock). */
+    /**
+     * How many QPs were active at the end of the last pass: those the next pass visits, besides
+     * those whose doorbell rings meanwhile (any thread).
+     */
     int activeQps() {
-        return active.count();
+        return activeQps;
     }
 
-    /** How many QPs the last pass visited after its receive (engine lock). */
+    /** How many QPs the last pass visited after its receive (any thread). */
     int lastPassVisits() {
         return lastPassVisits;
     }

@@ -286,18 +286,20 @@ public final class SoftHca {
         runner.appBlocking();
     }
 
-    /** How many QPs the engine's passes visit now (the busy ones; see {@link ActiveQps}). */
+    /**
+     * How many QPs the engine's passes visit (the busy ones; see {@link ActiveQps}), as of the
+     * end of the last pass: a doorbell rung since then is not counted. Diagnostics; takes no lock.
+     */
     public int activeQps() {
-        int[] n = new int[1];
-        runner.locked(() -> n[0] = engine.activeQps());
-        return n[0];
+        return engine.activeQps();
     }
 
-    /** How many QPs the last engine pass visited (diagnostics: a pass visits the busy QPs only). */
+    /**
+     * How many QPs the last engine pass visited (diagnostics: a pass visits the busy QPs only),
+     * as of the end of that pass; takes no lock.
+     */
     public int lastPassVisits() {
-        int[] n = new int[1];
-        runner.locked(() -> n[0] = engine.lastPassVisits());
-        return n[0];
+        return engine.lastPassVisits();
     }
 
     /**

@@ -49,6 +49,9 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
     /** Pattern salts: each direction's bytes differ, so an echo of one's own data fails. */
     public static final int SERVER_SALT = 0x5e;
     public static final int CLIENT_SALT = 0xc1;
+    /** The longest single wait on the completion channel (with {@code -e}): a constant, so a wait allocates nothing. */
+    private static final Duration MAX_WAIT = Duration.ofSeconds(1);
+    private static final long MAX_WAIT_NANOS = MAX_WAIT.toNanos();
 
     public final String role;
     public final int salt;
@@ -367,9 +370,17 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
                 cq.requestNotify(false);
                 armed = true;
             } else {
-                CompletionQueue fired = channel.getEvent(Duration.ofNanos(left));
-                fired.ackEvents(1);
-                armed = false;
+                try {
+                    // A fixed wait of up to a second, so that a wait allocates no Duration; only the
+                    // last second before the deadline needs one of its own. A wait that times out
+                    // leaves the CQ armed: poll again, and the deadline above says when to give up.
+                    channel.getEvent(left >= MAX_WAIT_NANOS ? MAX_WAIT : Duration.ofNanos(left)).ackEvents(1);
+                    armed = false;
+                } catch (VerbsException e) {
+                    if (e.errno() != Errno.ETIMEDOUT) {
+                        throw e;
+                    }
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 package org.jrdma.verbs.spi;
 
+import java.util.function.UnaryOperator;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.SendWorkRequest;
 
@@ -12,39 +13,28 @@ public final class PostLists {
     private PostLists() {
     }
 
+    /** The link of a send WR (a constant: no allocation per call). */
+    private static final UnaryOperator<SendWorkRequest> SEND_NEXT = wr -> wr.next;
+    /** The link of a receive WR (a constant: no allocation per call). */
+    private static final UnaryOperator<RecvWorkRequest> RECV_NEXT = wr -> wr.next;
+
     /** How many WRs the list from {@code head} has, or -1 when it is cyclic. */
     public static int length(SendWorkRequest head) {
-        if (head == null) {
-            return 0;
-        }
-        SendWorkRequest tortoise = head;
-        SendWorkRequest hare = head.next;
-        int power = 1;
-        int lambda = 1;
-        int n = 1;
-        while (hare != null) {
-            if (hare == tortoise) {
-                return -1;
-            }
-            if (power == lambda) {
-                tortoise = hare;
-                power <<= 1;
-                lambda = 0;
-            }
-            hare = hare.next;
-            lambda++;
-            n++;
-        }
-        return n;
+        return length(head, SEND_NEXT);
     }
 
     /** How many WRs the list from {@code head} has, or -1 when it is cyclic. */
     public static int length(RecvWorkRequest head) {
+        return length(head, RECV_NEXT);
+    }
+
+    /** Brent's cycle detection over the chain from {@code head} linked by {@code next}. */
+    private static <T> int length(T head, UnaryOperator<T> next) {
         if (head == null) {
             return 0;
         }
-        RecvWorkRequest tortoise = head;
-        RecvWorkRequest hare = head.next;
+        T tortoise = head;
+        T hare = next.apply(head);
         int power = 1;
         int lambda = 1;
         int n = 1;
@@ -57,7 +47,7 @@ public final class PostLists {
                 power <<= 1;
                 lambda = 0;
             }
-            hare = hare.next;
+            hare = next.apply(hare);
             lambda++;
             n++;
         }
