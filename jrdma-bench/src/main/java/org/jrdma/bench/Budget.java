@@ -6,9 +6,13 @@ import java.time.Duration;
  * How much each run moves and how long it may take. Bandwidth runs move a count of messages
  * (about {@code bwBytes}, clamped to {@code bwMinIters..bwMaxIters} messages), the same count
  * on both sides, or, with {@code bwSeconds > 0}, run for a time (jrdma perf {@code -D}).
- * Latency runs make {@code latIters} round trips. Both sides add a warm-up of a fifth of that,
- * not measured: the baselines their own, jrdma perf through its {@code --warmup} (perftest
- * has none; a JVM measured cold measures its compiler). Timed runs have none.
+ * Latency runs make {@code latIters} round trips. Both sides add a warm-up, not measured: the
+ * baselines their own, jrdma perf through its {@code --warmup} (perftest has none; a JVM
+ * measured cold measures its compiler). A bandwidth run's is a fifth of its messages; a latency
+ * run's is {@link #latWarmup()}, six times its round trips up to 300,000: on a 2-core machine
+ * C2 was still compiling the data path 5 s into a send_lat run, and a warm-up of a fifth
+ * (10,000 round trips, 0.15 s) measured the compiler's preemptions as a p99 of 2.5 ms where the
+ * warm path's is 41 µs. Timed runs have none.
  *
  * @param fixedTimeout every pair of processes is killed after this long; null: computed per shape
  */
@@ -42,9 +46,17 @@ public record Budget(long bwBytes, int bwMinIters, int bwMaxIters, int bwSeconds
         return Math.clamp(bwBytes / sizeBytes, bwMinIters, bwMaxIters);
     }
 
-    /** Iterations a baseline runs before it starts measuring. */
+    /** Iterations a bandwidth run makes before it starts measuring. */
     public static long warmupOf(long iters) {
         return Math.max(1, iters / 5);
+    }
+
+    /** The most round trips a latency run makes before it starts measuring. */
+    static final long LAT_WARMUP_MAX = 300_000;
+
+    /** Round trips both sides of a latency run make before they start measuring. */
+    public long latWarmup() {
+        return Math.max(warmupOf(latIters), Math.min(LAT_WARMUP_MAX, 6L * latIters));
     }
 
     /** Seconds a timed baseline runs before it starts measuring. */

@@ -56,7 +56,7 @@ public final class ProcessBaselineSide implements BaselineSide {
         List<String> a = new ArrayList<>(List.of("--size", String.valueOf(sizeBytes)));
         a.addAll(baseline.args());
         if (baseline.kind() == Kind.LATENCY) {
-            a.addAll(List.of("--iters", String.valueOf(budget.latIters()), "--warmup", String.valueOf(Budget.warmupOf(budget.latIters()))));
+            a.addAll(List.of("--iters", String.valueOf(budget.latIters()), "--warmup", String.valueOf(budget.latWarmup())));
         } else if (budget.bwTimed()) {
             a.addAll(List.of("--seconds", String.valueOf(budget.bwSeconds()), "--warmup-seconds", String.valueOf(budget.bwWarmupSeconds())));
         } else {

@@ -95,9 +95,10 @@ public final class ProcessRdmaSide implements RdmaSide {
         } else {
             long iters = iterations(shape, budget);
             args.addAll(List.of("-n", String.valueOf(iters)));
-            // the same unmeasured warm-up as the baselines get (a fifth), through jrdma perf's
+            // the same unmeasured warm-up as the baselines get (Budget), through jrdma perf's
             // own --warmup: perftest has none, and a JVM measured cold measures its compiler
-            args.addAll(List.of("--warmup", String.valueOf(Budget.warmupOf(iters))));
+            long warmup = shape.kind() == Kind.LATENCY ? budget.latWarmup() : Budget.warmupOf(iters);
+            args.addAll(List.of("--warmup", String.valueOf(warmup)));
         }
         args.addAll(List.of("--out_json", "--out_json_file", jsonFile.toString(), "--report-alloc"));
         args.addAll(shape.variant().perfArgs());

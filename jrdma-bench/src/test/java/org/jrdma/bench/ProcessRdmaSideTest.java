@@ -25,7 +25,7 @@ class ProcessRdmaSideTest {
                 "write_bw", "-s", "65536", "-p", "4000", "-n", "16", "--warmup", "3", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
                 "--fake-mode", "ok");
         assertThat(side.arguments(new Shape("send_lat", 8), TINY.withBwSeconds(5), 4000, json, true)).containsExactly(
-                "send_lat", "-s", "8", "-p", "4000", "-n", "100", "--warmup", "20", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
+                "send_lat", "-s", "8", "-p", "4000", "-n", "100", "--warmup", "600", "--out_json", "--out_json_file", "/tmp/x.json", "--report-alloc",
                 "--fake-mode", "ok", "127.0.0.1");
         assertThat(side.arguments(new Shape("read_bw", 64), TINY.withBwSeconds(5), 4000, json, false)).contains("-D", "5").doesNotContain("-n", "--warmup");
         // a variant's flags come before the extra ones; -q 16 shares the run's messages among its QPs (-n is per QP)
@@ -91,5 +91,13 @@ class ProcessRdmaSideTest {
         ProcessHandle.current().children().filter(p -> p.info().commandLine().orElse("").contains(FakePerf.class.getName()))
                 .forEach(p -> pids.add(p.pid()));
         assertThat(pids).as("no FakePerf process left").isEmpty();
+    }
+
+    @Test
+    void aLatencyRunWarmsUpSixTimesItsRoundTripsUpToThreeHundredThousand() {
+        assertThat(Budget.standard().latWarmup()).isEqualTo(300_000);
+        assertThat(Budget.quick().latWarmup()).isEqualTo(30_000);
+        assertThat(TINY.latWarmup()).isEqualTo(600);
+        assertThat(Budget.standard().withLatIters(5_000_000).latWarmup()).as("a fifth when that is more").isEqualTo(1_000_000);
     }
 }
