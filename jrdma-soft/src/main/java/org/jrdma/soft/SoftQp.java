@@ -288,10 +288,12 @@ public final class SoftQp implements QueuePair, EngineQp {
     @Override
     public void postSend(SendWorkRequest wr) {
         PostException refused = null;
+        boolean behindOthers;
         synchronized (this) {
             if (closed) {
                 throw PostException.of(new VerbsException(Errno.EINVAL, "post_send: the QP was destroyed"), wr, 0);
             }
+            behindOthers = transport.sendsOutstanding();
             try {
                 transport.postSend(wr);
             } catch (PostException e) {
@@ -303,7 +305,10 @@ public final class SoftQp implements QueuePair, EngineQp {
             doorbells++;
         }
         hca.ring(this);
-        hca.progressAfterPost(); // send now on this thread if the engine is free (rxe runs the requester inline too)
+        // Send now on this thread if the engine is free (rxe runs the requester inline too) —
+        // unless earlier WRs are still in flight and the application polls: then the pass of its
+        // next poll sends this one with whatever else it posts meanwhile, in one batch.
+        hca.progressAfterPost(behindOthers);
         if (refused != null) {
             throw refused;
         }

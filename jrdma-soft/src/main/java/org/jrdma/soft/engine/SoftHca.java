@@ -244,9 +244,12 @@ public final class SoftHca {
         runner.noteAppActive();
     }
 
-    /** {@link #progressFromApp} after a post_send: the requesters send first. */
-    public void progressAfterPost() {
-        runner.progressAfterPost();
+    /**
+     * {@link #progressFromApp} after a post_send: the requesters send first. {@code behindOthers}:
+     * the QP had WRs outstanding before this post (see {@link EngineRunner#progressAfterPost}).
+     */
+    public void progressAfterPost(boolean behindOthers) {
+        runner.progressAfterPost(behindOthers);
     }
 
     /**

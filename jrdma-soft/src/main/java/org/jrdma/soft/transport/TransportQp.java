@@ -354,6 +354,11 @@ public final class TransportQp {
         return Posting.postSendList(this, wr);
     }
 
+    /** Whether earlier send WRs are still outstanding (posted, not completed); under the QP's monitor. */
+    public boolean sendsOutstanding() {
+        return sq.head < sq.tail;
+    }
+
     /** ibv_bind_mw (type 1): a BIND_MW entry on the send queue; returns the window's new rkey. */
     public int postBind(long wrId, Window mw, org.jrdma.verbs.MwBind bind, boolean signaled) {
         return Posting.postBind(this, wrId, mw, bind, signaled);

@@ -121,7 +121,7 @@ class EngineRunnerTest {
     void withTheCallerDrivingTheApplicationsProgressRunsNoPass() {
         EngineRunner r = runner(ThreadingMode.INVOKER);
         r.progressFromApp();
-        r.progressAfterPost();
+        r.progressAfterPost(false);
         r.noteAppActive();
         r.appBlocking();
 
@@ -133,9 +133,22 @@ class EngineRunnerTest {
         EngineRunner r = runner(ThreadingMode.DEDICATED); // not started: no thread competes
 
         r.progressFromApp();
-        r.progressAfterPost();
+        r.progressAfterPost(false);
 
         assertThat(pass.sendFirst).containsExactly(false, true);
+    }
+
+    @Test
+    void aPostBehindOutstandingWorkWaitsForThePollersNextPassButNotForAnIdleApplication() {
+        EngineRunner r = runner(ThreadingMode.DEDICATED); // not started: no thread competes
+
+        r.progressAfterPost(true); // no poll yet: the application is not known to be polling
+        r.noteAppActive();         // it polls
+        r.progressAfterPost(true); // behind others: its next poll's pass sends it
+        r.progressAfterPost(false); // an idle queue: sent at once
+        r.progressFromApp();
+
+        assertThat(pass.sendFirst).containsExactly(true, true, false);
     }
 
     @Test
