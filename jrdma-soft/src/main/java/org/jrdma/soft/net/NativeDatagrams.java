@@ -484,23 +484,14 @@ public final class NativeDatagrams implements Datagrams {
             checkCount(count, packets.length, destinations.length);
             for (int i = 0; i < count; i++) {
                 ByteBuffer p = packets[i];
-                long off = (long) i * LinuxSockets.MMSGHDR;
-                writeIov(txBatchIov, i, txBatchBuffers.address(i, p) + p.position(), p.remaining());
-                txBatch.set(INT, off + 8, txBatchNames[i].encode(destinations[i]));
-                txBatch.set(INT, off + 56, 0);
+                txSlot(i, txBatchBuffers.address(i, p) + p.position(), p.remaining(), txBatchNames[i].encode(destinations[i]), 0);
             }
-            int sent;
-            try {
-                sent = (int) n.sendmmsg.invokeExact(txErrno, fd, txBatch, count, 0);
-            } catch (Throwable t) {
-                throw rethrow("sendmmsg", t);
-            }
+            int sent = sendmmsg(count);
             if (sent < 0) {
-                int e = LinuxSockets.errno(txErrno);
-                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                if (-sent == LinuxSockets.EAGAIN || -sent == LinuxSockets.EINTR) {
                     return 0;
                 }
-                throw new IOException(n.describe("sendmmsg of " + count, e));
+                throw new IOException(n.describe("sendmmsg of " + count, -sent));
             }
             for (int i = 0; i < sent; i++) {
                 packets[i].position(packets[i].limit());
@@ -532,34 +523,14 @@ public final class NativeDatagrams implements Datagrams {
                 if (b.isReadOnly()) {
                     throw new ReadOnlyBufferException();
                 }
-                long off = (long) i * LinuxSockets.MMSGHDR;
-                writeIov(rxBatchIov, i, rxBatchBuffers.address(i, b) + b.position(), b.remaining());
-                rxBatch.set(INT, off + 8, rxBatchNames[i].capacity());
-                rxBatch.set(LONG, off + 40, withControl ? CONTROL : 0);
-                rxBatch.set(INT, off + 48, 0);
-                rxBatch.set(INT, off + 56, 0);
+                rxSlot(i, rxBatchBuffers.address(i, b) + b.position(), b.remaining(), withControl);
             }
-            int got;
-            try {
-                got = (int) n.recvmmsg.invokeExact(rxErrno, fd, rxBatch, count, LinuxSockets.MSG_DONTWAIT, MemorySegment.NULL);
-            } catch (Throwable t) {
-                throw rethrow("recvmmsg", t);
-            }
-            if (got < 0) {
-                int e = LinuxSockets.errno(rxErrno);
-                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
-                    return 0;
-                }
-                throw new IOException(n.describe("recvmmsg", e));
-            }
+            int got = recvmmsg(count);
             for (int i = 0; i < got; i++) {
-                long off = (long) i * LinuxSockets.MMSGHDR;
-                buffers[i].position(buffers[i].position() + rxBatch.get(INT, off + 56));
-                senders[i] = rxBatchNames[i].decode(rxBatch.get(INT, off + 8), rxBatchNames[i == 0 ? lastBatchSlot : i - 1]);
+                buffers[i].position(buffers[i].position() + rxLength(i));
+                senders[i] = rxSender(i);
                 if (segmentSizes != null) {
-                    segmentSizes[i] = withControl
-                            ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, off + 40))
-                            : 0;
+                    segmentSizes[i] = rxSegment(i, withControl);
                 }
             }
             if (got > 0) {
@@ -607,11 +578,10 @@ public final class NativeDatagrams implements Datagrams {
                 int k = Math.min(total - m, MAX_BATCH);
                 for (int j = 0; j < k; j++) {
                     int msg = m + j;
-                    long off = (long) j * LinuxSockets.MMSGHDR;
-                    writeIov(txBatchIov, j, txRunAddress + batch.offset(batch.messageFirst(msg)), batch.messageBytes(msg));
+                    int first = batch.messageFirst(msg);
                     int nameLength;
                     try {
-                        nameLength = txBatchNames[j].encode(batch.destination(batch.messageFirst(msg)));
+                        nameLength = txBatchNames[j].encode(batch.destination(first));
                     } catch (java.net.SocketException e) {
                         nameLength = -1; // an address of the other family: cannot happen (modify_qp, create_ah check it)
                     }
@@ -619,18 +589,8 @@ public final class NativeDatagrams implements Datagrams {
                         k = j; // send those before it; this one fails in the next round
                         break;
                     }
-                    txBatch.set(INT, off + 8, nameLength);
-                    int segment = batch.messageSegment(msg);
-                    if (segment > 0) {
-                        long c = (long) j * CONTROL;
-                        txBatchControl.set(ValueLayout.JAVA_SHORT, c + 16, (short) segment);
-                        txBatch.set(LONG, off + 32, txBatchControl.address() + c);
-                        txBatch.set(LONG, off + 40, 24);
-                    } else {
-                        txBatch.set(LONG, off + 32, 0);
-                        txBatch.set(LONG, off + 40, 0);
-                    }
-                    txBatch.set(INT, off + 56, 0);
+                    txSlot(j, txRunAddress + batch.offset(first), batch.messageBytes(msg), nameLength,
+                            batch.messageSegment(msg));
                 }
                 if (k == 0) {
                     batch.messageResult(m++, TxBatch.Result.FAILED);
@@ -638,8 +598,8 @@ public final class NativeDatagrams implements Datagrams {
                 }
                 int sent;
                 try {
-                    sent = (int) n.sendmmsg.invokeExact(txErrno, fd, txBatch, k, 0);
-                } catch (Throwable t) {
+                    sent = sendmmsg(k);
+                } catch (IOException e) {
                     // cannot happen (the downcall's types are fixed); whatever it was, the packets are lost
                     for (; m < total; m++) {
                         batch.messageResult(m, TxBatch.Result.FAILED);
@@ -647,7 +607,7 @@ public final class NativeDatagrams implements Datagrams {
                     return;
                 }
                 if (sent < 0) {
-                    int e = LinuxSockets.errno(txErrno);
+                    int e = -sent;
                     if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
                         for (; m < total; m++) {
                             batch.messageResult(m, TxBatch.Result.QUEUE_FULL);
@@ -700,32 +660,11 @@ public final class NativeDatagrams implements Datagrams {
             int count = Math.min(batch.slots(), MAX_BATCH);
             boolean withControl = gro;
             for (int i = 0; i < count; i++) {
-                long off = (long) i * LinuxSockets.MMSGHDR;
-                writeIov(rxBatchIov, i, rxSlotAddress + batch.slotOffset(i), batch.slotSize());
-                rxBatch.set(INT, off + 8, rxBatchNames[i].capacity());
-                rxBatch.set(LONG, off + 40, withControl ? CONTROL : 0);
-                rxBatch.set(INT, off + 48, 0);
-                rxBatch.set(INT, off + 56, 0);
+                rxSlot(i, rxSlotAddress + batch.slotOffset(i), batch.slotSize(), withControl);
             }
-            int got;
-            try {
-                got = (int) n.recvmmsg.invokeExact(rxErrno, fd, rxBatch, count, LinuxSockets.MSG_DONTWAIT, MemorySegment.NULL);
-            } catch (Throwable t) {
-                throw rethrow("recvmmsg", t);
-            }
-            if (got < 0) {
-                int e = LinuxSockets.errno(rxErrno);
-                if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
-                    return 0;
-                }
-                throw new IOException(n.describe("recvmmsg", e));
-            }
+            int got = recvmmsg(count);
             for (int i = 0; i < got; i++) {
-                long off = (long) i * LinuxSockets.MMSGHDR;
-                InetSocketAddress from = rxBatchNames[i].decode(rxBatch.get(INT, off + 8),
-                        rxBatchNames[i == 0 ? lastBatchSlot : i - 1]);
-                int segment = withControl ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, off + 40)) : 0;
-                batch.read(i, rxBatch.get(INT, off + 56), from, segment);
+                batch.read(i, rxLength(i), rxSender(i), rxSegment(i, withControl));
             }
             if (got > 0) {
                 lastBatchSlot = got - 1;
@@ -734,6 +673,84 @@ public final class NativeDatagrams implements Datagrams {
         } finally {
             rxLock.unlock();
         }
+    }
+
+    /**
+     * Fills mmsghdr {@code j} of the send batch: one iovec at ({@code address}, {@code length}),
+     * the name already encoded in its slot, and a UDP_SEGMENT control message when
+     * {@code segment} > 0 — or none, so that no earlier send's control is left behind.
+     */
+    private void txSlot(int j, long address, int length, int nameLength, int segment) {
+        long off = (long) j * LinuxSockets.MMSGHDR;
+        writeIov(txBatchIov, j, address, length);
+        txBatch.set(INT, off + 8, nameLength);
+        if (segment > 0) {
+            long c = (long) j * CONTROL;
+            txBatchControl.set(ValueLayout.JAVA_SHORT, c + 16, (short) segment);
+            txBatch.set(LONG, off + 32, txBatchControl.address() + c);
+            txBatch.set(LONG, off + 40, 24);
+        } else {
+            txBatch.set(LONG, off + 32, 0);
+            txBatch.set(LONG, off + 40, 0);
+        }
+        txBatch.set(INT, off + 56, 0);
+    }
+
+    /** One sendmmsg of the first {@code count} slots (txLock held): how many the kernel took, or -errno. */
+    private int sendmmsg(int count) throws IOException {
+        int sent;
+        try {
+            sent = (int) n.sendmmsg.invokeExact(txErrno, fd, txBatch, count, 0);
+        } catch (Throwable t) {
+            throw rethrow("sendmmsg", t);
+        }
+        return sent < 0 ? -LinuxSockets.errno(txErrno) : sent;
+    }
+
+    /** Fills mmsghdr {@code i} of the receive batch: one iovec, room for the sender and, with GRO, a control message. */
+    private void rxSlot(int i, long address, int length, boolean withControl) {
+        long off = (long) i * LinuxSockets.MMSGHDR;
+        writeIov(rxBatchIov, i, address, length);
+        rxBatch.set(INT, off + 8, rxBatchNames[i].capacity());
+        rxBatch.set(LONG, off + 40, withControl ? CONTROL : 0);
+        rxBatch.set(INT, off + 48, 0);
+        rxBatch.set(INT, off + 56, 0);
+    }
+
+    /** One recvmmsg into the first {@code count} slots without blocking (rxLock held): how many arrived, 0 when none was waiting. */
+    private int recvmmsg(int count) throws IOException {
+        int got;
+        try {
+            got = (int) n.recvmmsg.invokeExact(rxErrno, fd, rxBatch, count, LinuxSockets.MSG_DONTWAIT, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow("recvmmsg", t);
+        }
+        if (got < 0) {
+            int e = LinuxSockets.errno(rxErrno);
+            if (e == LinuxSockets.EAGAIN || e == LinuxSockets.EINTR) {
+                return 0;
+            }
+            throw new IOException(n.describe("recvmmsg", e));
+        }
+        return got;
+    }
+
+    /** The bytes of read {@code i} of the last recvmmsg. */
+    private int rxLength(int i) {
+        return rxBatch.get(INT, (long) i * LinuxSockets.MMSGHDR + 56);
+    }
+
+    /** The sender of read {@code i}: the same object as the read before's (in this batch or the last one) while it does not change. */
+    private InetSocketAddress rxSender(int i) {
+        return rxBatchNames[i].decode(rxBatch.get(INT, (long) i * LinuxSockets.MMSGHDR + 8),
+                rxBatchNames[i == 0 ? lastBatchSlot : i - 1]);
+    }
+
+    /** The GRO segment size of read {@code i}, or 0 (not coalesced, or GRO off). */
+    private int rxSegment(int i, boolean withControl) {
+        return withControl
+                ? groSegment(rxBatchControl, (long) i * CONTROL, rxBatch.get(LONG, (long) i * LinuxSockets.MMSGHDR + 40))
+                : 0;
     }
 
     /** Points iovec i of a batch's iovec array at (address, length). */

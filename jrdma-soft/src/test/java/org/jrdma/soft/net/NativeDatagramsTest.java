@@ -362,6 +362,33 @@ class NativeDatagramsTest {
     }
 
     @Test
+    void anEngineBatchRunLeavesAsSegmentsAndALaterSendBatchIsNotSegmented() throws IOException {
+        try (NativeDatagrams tx = NativeDatagrams.bind(v4, 0); UdpDatagrams rx = UdpDatagrams.bind(v4, 0)) {
+            TxBatch batch = new TxBatch(1 << 16, tx.segments());
+            for (int i = 0; i < 3; i++) {
+                batch.buffer().put(batch.tail(), (byte) i);
+                assertEquals(i, batch.add(rx.localAddress(), 100), "the IPv4 ID of segment " + i);
+            }
+            tx.send(batch);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(TxBatch.Result.SENT, batch.result(i));
+                ByteBuffer in = ByteBuffer.allocate(400);
+                assertEquals(tx.localAddress(), receiveWithin(rx, in));
+                assertEquals(100, in.position(), "segment " + i + " arrives as its own datagram");
+                assertEquals(i, in.get(0));
+            }
+            // the same message slot again, without UDP_SEGMENT: no control message may be left over
+            ByteBuffer whole = ByteBuffer.allocateDirect(300);
+            whole.put(0, (byte) 7).limit(300);
+            assertEquals(1, tx.sendBatch(new ByteBuffer[] {whole}, new InetSocketAddress[] {rx.localAddress()}, 1));
+            ByteBuffer in = ByteBuffer.allocate(400);
+            assertEquals(tx.localAddress(), receiveWithin(rx, in));
+            assertEquals(300, in.position(), "one 300-byte datagram, not three segments of 100");
+            assertNull(rx.receive(ByteBuffer.allocate(400)));
+        }
+    }
+
+    @Test
     void receiveBatchTakesSeveralDatagramsInOneCall() throws IOException {
         try (NativeDatagrams rx = NativeDatagrams.bind(v4, 0); NativeDatagrams a = NativeDatagrams.bind(v4, 0);
                 NativeDatagrams b = NativeDatagrams.bind(v4, 0)) {
