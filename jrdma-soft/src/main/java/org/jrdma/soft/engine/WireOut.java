@@ -54,8 +54,6 @@ final class WireOut implements PacketOut {
     private final MemorySegment txData;
     /** The QP each packet of the batch belongs to (its counters), by packet index. */
     private final TransportQp[] owners = new TransportQp[TxBatch.MAX_PACKETS];
-    /** Where each packet of the batch goes, by packet index. */
-    private final RoceEndpoint[] peers = new RoceEndpoint[TxBatch.MAX_PACKETS];
     /** Where the packet being built starts in {@link #tx}. */
     private int base;
     private final Bth bth = new Bth();
@@ -198,14 +196,13 @@ final class WireOut implements PacketOut {
             counters.increment(QpCounter.PORT_DOWN_DROPS); // the cable is out: the packet is lost
             return;
         }
-        int ipId = batch.nextId(to.socketAddress(), length);
+        int ipId = batch.nextId(to, length);
         if (!local.writeIcrc(icrc, to, ipId, tx, base, length)) {
             counters.increment(QpCounter.TX_ERRORS); // cannot happen: see above
             return;
         }
         owners[batch.count()] = qp;
-        peers[batch.count()] = to;
-        batch.add(to.socketAddress(), length);
+        batch.add(to, length);
         port.noteTx(); // before the send: "the first packet leaves" no earlier than this
         port.captureSent(to, ipId, tx, base, length);
     }
@@ -224,23 +221,22 @@ final class WireOut implements PacketOut {
         for (int i = 0; i < n; i++) {
             TransportQp qp = owners[i];
             owners[i] = null;
-            RoceEndpoint to = peers[i];
-            peers[i] = null;
             TxBatch.Result r = batch.result(i);
             if (r == TxBatch.Result.NOT_SEGMENTED) {
-                r = resendAlone(to, i);
+                r = resendAlone(i);
             }
             count(qp, r, batch.length(i));
         }
         batch.clear();
     }
 
-    private TxBatch.Result resendAlone(RoceEndpoint to, int i) {
+    private TxBatch.Result resendAlone(int i) {
         if (batch.segments()) {
             batch.stopSegmenting();
             System.getLogger(WireOut.class.getName()).log(System.Logger.Level.INFO,
                     "{0}: the kernel would not segment a run of packets (UDP GSO); sending them one by one", local);
         }
+        RoceEndpoint to = batch.peer(i);
         int at = batch.offset(i);
         int length = batch.length(i);
         local.writeIcrc(icrc, to, 0, tx, at, length);

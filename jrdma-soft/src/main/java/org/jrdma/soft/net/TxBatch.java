@@ -50,7 +50,7 @@ public final class TxBatch {
     private int count;
     private final int[] offset = new int[MAX_PACKETS];
     private final int[] length = new int[MAX_PACKETS];
-    private final InetSocketAddress[] destination = new InetSocketAddress[MAX_PACKETS];
+    private final RoceEndpoint[] peer = new RoceEndpoint[MAX_PACKETS];
     private final Result[] result = new Result[MAX_PACKETS];
     private int messages;
     private final int[] messageFirst = new int[MAX_PACKETS];
@@ -95,7 +95,7 @@ public final class TxBatch {
     }
 
     /** The IPv4 ID a {@code bytes}-byte packet for {@code to} would leave with if {@link #add}ed now. */
-    public int nextId(InetSocketAddress to, int bytes) {
+    public int nextId(RoceEndpoint to, int bytes) {
         return joinsRun(to, bytes) ? messagePackets[messages - 1] : 0;
     }
 
@@ -103,7 +103,7 @@ public final class TxBatch {
      * Adds the {@code bytes}-byte packet built at {@link #tail()} for {@code to} and returns
      * the IPv4 ID it will leave with: its index in its run ({@link #nextId}).
      */
-    public int add(InetSocketAddress to, int bytes) {
+    public int add(RoceEndpoint to, int bytes) {
         if (!hasRoom(bytes)) {
             throw new IllegalStateException("batch full: " + count + " packets, " + tail + " bytes");
         }
@@ -111,7 +111,7 @@ public final class TxBatch {
         int i = count++;
         offset[i] = tail;
         length[i] = bytes;
-        destination[i] = to;
+        peer[i] = to;
         result[i] = null;
         tail += bytes;
         if (joins) {
@@ -129,21 +129,21 @@ public final class TxBatch {
     }
 
     /** Whether a packet joins the open run: same peer, not longer than its segments, room left in one GSO send. */
-    private boolean joinsRun(InetSocketAddress to, int bytes) {
+    private boolean joinsRun(RoceEndpoint to, int bytes) {
         if (!runOpen) {
             return false;
         }
         int m = messages - 1;
         int first = messageFirst[m];
-        InetSocketAddress runTo = destination[first];
-        return bytes <= length[first] && (runTo == to || runTo.equals(to)) && messagePackets[m] < MAX_SEGMENTS
+        RoceEndpoint runTo = peer[first];
+        return bytes <= length[first] && (runTo == to || runTo.sameAs(to)) && messagePackets[m] < MAX_SEGMENTS
                 && messageBytes[m] + bytes <= MAX_SEGMENTED_BYTES;
     }
 
     /** Empties the batch (after a send). */
     public void clear() {
         for (int i = 0; i < count; i++) {
-            destination[i] = null;
+            peer[i] = null;
         }
         count = 0;
         messages = 0;
@@ -164,8 +164,14 @@ public final class TxBatch {
         return length[packet];
     }
 
+    /** Where the packet goes. */
+    public RoceEndpoint peer(int packet) {
+        return peer[packet];
+    }
+
+    /** Where the packet goes, as the socket takes it. */
     public InetSocketAddress destination(int packet) {
-        return destination[packet];
+        return peer[packet].socketAddress();
     }
 
     public Result result(int packet) {

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /** How a {@link TxBatch} groups packets into GSO runs (and the IDs it promises), and how an {@link RxBatch} walks a GRO read. */
 class BatchesTest {
-    private static final InetSocketAddress A = new InetSocketAddress("127.0.0.2", 4791);
-    private static final InetSocketAddress B = new InetSocketAddress("127.0.0.3", 4791);
+    private static final RoceEndpoint A = RoceEndpoint.of(new InetSocketAddress("127.0.0.2", 4791));
+    private static final RoceEndpoint B = RoceEndpoint.of(new InetSocketAddress("127.0.0.3", 4791));
 
     @Test
     void equalPacketsToOnePeerFormOneRunNumberedFromZeroAndAShorterOneEndsIt() {
@@ -76,8 +76,8 @@ class BatchesTest {
     void aCoalescedReadIsWalkedSegmentBySegment() {
         RxBatch r = new RxBatch(4, 65_535);
         r.clear();
-        r.read(0, 5300, A, 1000);
-        r.read(1, 64, B, 0);
+        r.read(0, 5300, A.socketAddress(), 1000);
+        r.read(1, 64, B.socketAddress(), 0);
         assertThat(r.reads()).isEqualTo(2);
         assertThat(r.datagrams(0)).isEqualTo(6);
         assertThat(r.datagramOffset(0, 5)).isEqualTo(5000);
@@ -86,7 +86,7 @@ class BatchesTest {
         assertThat(r.datagrams(1)).isEqualTo(1);
         assertThat(r.datagramOffset(1, 0)).isEqualTo(65_535);
         assertThat(r.datagramLength(1, 0)).isEqualTo(64);
-        r.read(2, 800, A, 1000);
+        r.read(2, 800, A.socketAddress(), 1000);
         assertThat(r.datagrams(2)).as("a read shorter than its segment size is one datagram").isEqualTo(1);
     }
 }

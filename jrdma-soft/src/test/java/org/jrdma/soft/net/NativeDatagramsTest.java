@@ -367,7 +367,7 @@ class NativeDatagramsTest {
             TxBatch batch = new TxBatch(1 << 16, tx.segments());
             for (int i = 0; i < 3; i++) {
                 batch.buffer().put(batch.tail(), (byte) i);
-                assertEquals(i, batch.add(rx.localAddress(), 100), "the IPv4 ID of segment " + i);
+                assertEquals(i, batch.add(RoceEndpoint.of(rx.localAddress()), 100), "the IPv4 ID of segment " + i);
             }
             tx.send(batch);
             for (int i = 0; i < 3; i++) {
