@@ -38,7 +38,6 @@ import org.jrdma.verbs.QpType;
 final class Engine implements EngineRunner.Pass {
     static final int RX_BURST = 64;
     static final int TX_BURST = 32;
-    private static final int MAX_DATAGRAM = 65_535;
 
     private final SoftPort port;
     private final Datagrams datagrams;
@@ -54,7 +53,7 @@ final class Engine implements EngineRunner.Pass {
      * (on loopback it crosses unsegmented), so a few slots take a burst of bulk data.
      */
     static final int RX_READS = 8;
-    private final RxBatch rx = new RxBatch(RX_READS, MAX_DATAGRAM);
+    private final RxBatch rx = new RxBatch(RX_READS, RxBatch.MAX_READ);
     private final ByteBuffer rxBuffer = rx.buffer();
     private final MemorySegment rxData = MemorySegment.ofBuffer(rxBuffer);
     private final RxPacket packet = new RxPacket();

@@ -645,7 +645,7 @@ public final class NativeDatagrams implements Datagrams {
      */
     @Override
     public int receive(RxBatch batch) throws IOException {
-        if (!gro && batch.slotSize() >= MAX_DATAGRAM) {
+        if (!gro && batch.slotSize() >= RxBatch.MAX_READ) {
             enableGro();
         }
         rxLock.lock();

@@ -14,6 +14,9 @@ import java.nio.ByteOrder;
  * <p>One thread at a time (the engine's lock). Nothing allocates after construction.
  */
 public final class RxBatch {
+    /** The largest read: any UDP datagram, or a coalesced (GRO) run of up to 64 KiB. */
+    public static final int MAX_READ = 65_535;
+
     private final ByteBuffer buffer;
     private final int slotSize;
     private final int slots;
@@ -24,7 +27,7 @@ public final class RxBatch {
 
     /**
      * @param slots    reads per call (at most NativeDatagrams.MAX_BATCH)
-     * @param slotSize bytes per read: 65,535 lets a coalesced read hold up to 64 KiB
+     * @param slotSize bytes per read: {@link #MAX_READ} lets a coalesced read hold a whole run
      */
     public RxBatch(int slots, int slotSize) {
         if (slots < 1 || slotSize < 1) {
