@@ -67,11 +67,7 @@ class GsoWireTest {
             child.addAll(Netns.trafficJvm("-Djrdma.soft.datagrams=native"));
             child.addAll(List.of("10.98.0.1", "10.98.0.2", Integer.toString(MESSAGES), Integer.toString(SIZE),
                     Integer.toString(TIMEOUT)));
-            Process p = new ProcessBuilder(child).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-            String out = Files.readString(output);
+            String out = Netns.runChild(child, output, 60).output();
             Map<String, String> r = Netns.result(out);
             assertThat(r).as(out).containsEntry("sendOk", Integer.toString(MESSAGES)).containsEntry("bytesMatch", "true");
 

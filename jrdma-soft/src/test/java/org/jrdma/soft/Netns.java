@@ -44,6 +44,22 @@ final class Netns {
         return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 
+    /**
+     * Runs a child (a {@link #trafficJvm} behind {@code ip netns exec}) with its output in
+     * {@code output}, killed after {@code seconds}: its exit code (-1 if it had to be killed)
+     * and its output.
+     */
+    static Run runChild(List<String> command, Path output, int seconds) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        int code = -1;
+        if (p.waitFor(seconds, TimeUnit.SECONDS)) {
+            code = p.exitValue();
+        } else {
+            p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        return new Run(code, Files.readString(output));
+    }
+
     /** The java command of a child JVM that runs {@link NetnsTraffic} with this module's classes. */
     static List<String> trafficJvm(String... jvmOptions) {
         List<String> c = new ArrayList<>();

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -81,22 +80,19 @@ class NetnsLossTest {
                 abort("nftables is not usable here (no nf_tables in the kernel?): " + load.output().strip());
             }
 
-            List<String> child = new ArrayList<>(List.of(ip, "netns", "exec", ns));
-            child.addAll(Netns.trafficJvm());
-            child.addAll(List.of("10.99.0.1", "10.99.0.2", Integer.toString(MESSAGES), Integer.toString(SIZE),
+            List<String> command = new ArrayList<>(List.of(ip, "netns", "exec", ns));
+            command.addAll(Netns.trafficJvm());
+            command.addAll(List.of("10.99.0.1", "10.99.0.2", Integer.toString(MESSAGES), Integer.toString(SIZE),
                     Integer.toString(TIMEOUT)));
-            Process p = new ProcessBuilder(child).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-            String out = Files.readString(output);
+            Netns.Run child = Netns.runChild(command, output, 30);
+            String out = child.output();
             long kernelDrops = kernelDrops(run(ip, "netns", "exec", ns, nft, "list", "chain", "inet", TABLE, "input").output());
             String why = "child output:\n" + out + "\nkernel drops: " + kernelDrops;
 
             System.out.println("NetnsLossTest: " + out.strip() + " kernelDrops=" + kernelDrops);
             Map<String, String> r = result(out);
             assertThat(r).as(why).isNotEmpty();
-            assertThat(p.exitValue()).as(why).isZero();
+            assertThat(child.code()).as(why).isZero();
             assertThat(r).as(why)
                     .containsEntry("sendOk", Integer.toString(MESSAGES))
                     .containsEntry("recvOk", Integer.toString(MESSAGES))
