@@ -13,6 +13,7 @@ public enum MwType {
         this.value = value;
     }
 
+    /** {@return the {@code IBV_MW_TYPE_*} value, 1 or 2} */
     public int value() {
         return value;
     }

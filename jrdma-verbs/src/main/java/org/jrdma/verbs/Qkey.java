@@ -15,11 +15,22 @@ public final class Qkey {
     private Qkey() {
     }
 
+    /**
+     * Is this Q_Key controlled?
+     *
+     * @param qkey a Q_Key
+     * @return true when its {@link #CONTROLLED_BIT} is set
+     */
     public static boolean isControlled(int qkey) {
         return (qkey & CONTROLLED_BIT) != 0;
     }
 
-    /** {@code 0x80010000}: how messages print a Q_Key. */
+    /**
+     * How messages print a Q_Key.
+     *
+     * @param qkey a Q_Key
+     * @return eight hex digits with a {@code 0x} prefix, e.g. {@code 0x80010000}
+     */
     public static String hex(int qkey) {
         return String.format("0x%08x", qkey);
     }
