@@ -6,14 +6,19 @@ package org.jrdma.verbs;
  * {@link Context#getAsyncEvent} must be acknowledged with {@link #ack()} (ibv_ack_async_event).
  */
 public interface AsyncEvent {
+    /** {@return what happened (event_type)} */
     AsyncEventType type();
 
+    /** {@return the QP a QP event concerns, else null} */
     QueuePair qp();
 
+    /** {@return the CQ a {@link AsyncEventType#CQ_ERR} event concerns, else null} */
     CompletionQueue cq();
 
+    /** {@return the SRQ an SRQ event concerns, else null} */
     SharedReceiveQueue srq();
 
+    /** {@return the port (from 1) a port event concerns, else 0} */
     int portNum();
 
     /** ibv_ack_async_event. */

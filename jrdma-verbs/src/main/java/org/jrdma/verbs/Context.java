@@ -5,35 +5,64 @@ package org.jrdma.verbs;
  * {@link Errno#EOPNOTSUPP}, as rdma-core's dummy ops do.
  */
 public interface Context extends AutoCloseable {
+    /** {@return the device this context was opened on} */
     Device device();
 
-    /** ibv_query_device. */
+    /** {@return the device's attributes and limits (ibv_query_device)} */
     DeviceAttr queryDevice();
 
-    /** ibv_query_port; ports are numbered from 1. */
+    /**
+     * ibv_query_port.
+     *
+     * @param portNum the port, numbered from 1
+     * @return the port's attributes
+     * @throws VerbsException EINVAL for a port the device does not have
+     */
     PortAttr queryPort(int portNum);
 
-    /** ibv_query_gid. */
+    /**
+     * ibv_query_gid: one entry of a port's GID table.
+     *
+     * @param portNum the port, numbered from 1
+     * @param index   the GID table index, from 0 (below {@link PortAttr#gidTblLen()})
+     * @return the GID at that index (on RoCEv2, an IPv6 or IPv4-mapped address)
+     * @throws VerbsException EINVAL for a port or index outside the device's tables
+     */
     Gid queryGid(int portNum, int index);
 
-    /** ibv_alloc_pd. */
+    /** {@return a new protection domain (ibv_alloc_pd)} */
     ProtectionDomain allocPd();
 
-    /** ibv_create_comp_channel. */
+    /** {@return a new completion channel (ibv_create_comp_channel)} */
     CompletionChannel createCompChannel();
 
-    /** ibv_create_cq with at least {@code cqe} entries; {@code channel} may be null. */
+    /**
+     * ibv_create_cq.
+     *
+     * @param cqe     the entries asked for (at most {@link DeviceAttr#maxCqe()})
+     * @param channel the completion channel its events go to, or null for none
+     * @return a CQ with at least {@code cqe} entries
+     * @throws VerbsException EINVAL for a bad size or a channel of another provider
+     */
     CompletionQueue createCq(int cqe, CompletionChannel channel);
 
     /**
      * ibv_get_async_event with a deadline: the next asynchronous event of this context (QP
-     * fatal, communication established, SRQ limit, port events …); ETIMEDOUT when none came.
+     * fatal, communication established, SRQ limit, port events …).
+     *
+     * @param timeout how long to wait at most
+     * @return the event; acknowledge it with {@link AsyncEvent#ack()}
+     * @throws VerbsException ETIMEDOUT when none came in time; EOPNOTSUPP when the provider has no async events
      */
     default AsyncEvent getAsyncEvent(java.time.Duration timeout) {
         throw VerbsException.unsupported("get_async_event");
     }
 
-    /** The device counters as this process sees them (see {@link Device#counters()} for the host's). */
+    /**
+     * The device counters as this process sees them (see {@link Device#counters()} for the host's).
+     *
+     * @return counter names to values; empty when the provider keeps none
+     */
     default java.util.Map<String, Long> counters() {
         return java.util.Map.of();
     }
