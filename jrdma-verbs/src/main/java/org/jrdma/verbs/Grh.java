@@ -17,12 +17,24 @@ public final class Grh {
     private Grh() {
     }
 
-    /** The sender's GID: {@code ::ffff:a.b.c.d} for IPv4, the IPv6 source address otherwise. */
+    /**
+     * The sender's GID: {@code ::ffff:a.b.c.d} for IPv4, the IPv6 source address otherwise.
+     *
+     * @param area the first {@link #BYTES} bytes of a UD receive buffer
+     * @return the source GID
+     * @throws IllegalArgumentException when the area is shorter than 40 bytes or holds no GRH
+     */
     public static Gid sourceGid(MemorySegment area) {
         return isIpv4(area) ? ipv4Mapped(area, IPV4_HEADER + 12) : gidAt(area, 8);
     }
 
-    /** The GID the packet was addressed to (this device's). */
+    /**
+     * The GID the packet was addressed to (this device's).
+     *
+     * @param area the first {@link #BYTES} bytes of a UD receive buffer
+     * @return the destination GID
+     * @throws IllegalArgumentException when the area is shorter than 40 bytes or holds no GRH
+     */
     public static Gid destinationGid(MemorySegment area) {
         return isIpv4(area) ? ipv4Mapped(area, IPV4_HEADER + 16) : gidAt(area, 24);
     }

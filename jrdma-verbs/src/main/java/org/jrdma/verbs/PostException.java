@@ -19,11 +19,18 @@ package org.jrdma.verbs;
 public final class PostException extends VerbsException {
     // A WR is not serializable; a deserialized exception has no bad WR (posted() stays).
     private final transient Object badWr;
+    /** How many WRs of the list were posted before the bad one. */
     private final int posted;
 
     /**
+     * A post that stopped at {@code badWr}.
+     *
+     * @param errno   the errno of the bad WR's failure
+     * @param message what failed and why
      * @param badWr the first WR not posted: a {@link SendWorkRequest} or {@link RecvWorkRequest}
      * @param posted how many WRs of the list before it were posted
+     * @param cause   the failure of the bad WR on its own, or null
+     * @throws IllegalArgumentException when {@code badWr} is neither kind of WR or {@code posted} is negative
      */
     public PostException(Errno errno, String message, Object badWr, int posted, Throwable cause) {
         super(errno, message, cause);
@@ -41,6 +48,11 @@ public final class PostException extends VerbsException {
      * {@code failure}, the reason WR number {@code posted} of a list was not posted, as the list's
      * failure: same errno, same message (plus the WR's place when it is not the first); a
      * {@code PostException} already is one and is returned as it is.
+     *
+     * @param failure why the WR was refused
+     * @param badWr   that WR: a {@link SendWorkRequest} or {@link RecvWorkRequest}
+     * @param posted  its place in the list, from 0: how many before it were posted
+     * @return the list's failure
      */
     public static PostException of(VerbsException failure, Object badWr, int posted) {
         if (failure instanceof PostException p) {
@@ -52,28 +64,34 @@ public final class PostException extends VerbsException {
         return new PostException(failure.errno(), message, badWr, posted, failure);
     }
 
-    /** The refusal of a cyclic list by {@code verb} (e.g. {@code post_send}): EINVAL, nothing posted. */
+    /**
+     * The refusal of a cyclic list by {@code verb} (e.g. {@code post_send}): EINVAL, nothing posted.
+     *
+     * @param verb the verb that refused it
+     * @param head the list's first WR
+     * @return the failure, with bad WR {@code head} and posted 0
+     */
     public static PostException cyclic(String verb, Object head) {
         return new PostException(Errno.EINVAL, verb + ": the post list is cyclic (a WR's next leads back to it); nothing was"
                 + " posted", head, 0, null);
     }
 
-    /** The first WR not posted (a {@link SendWorkRequest} or {@link RecvWorkRequest}), as given. */
+    /** {@return the first WR not posted (a {@link SendWorkRequest} or {@link RecvWorkRequest}), as given; null after deserialization} */
     public Object badWr() {
         return badWr;
     }
 
-    /** {@link #badWr()} when it is a send WR, else null. */
+    /** {@return {@link #badWr()} when it is a send WR, else null} */
     public SendWorkRequest badSendWr() {
         return badWr instanceof SendWorkRequest s ? s : null;
     }
 
-    /** {@link #badWr()} when it is a receive WR, else null. */
+    /** {@return {@link #badWr()} when it is a receive WR, else null} */
     public RecvWorkRequest badRecvWr() {
         return badWr instanceof RecvWorkRequest r ? r : null;
     }
 
-    /** How many WRs of the list, from its head, were posted before the bad one. */
+    /** {@return how many WRs of the list, from its head, were posted before the bad one} */
     public int posted() {
         return posted;
     }

@@ -6,27 +6,47 @@ package org.jrdma.verbs;
  * vendorErr are valid (ibv_poll_cq.3).
  */
 public final class WorkCompletion {
+    /** wr_id: the id of the WR that completed. */
     public long wrId;
+    /** status: how it completed. */
     public WcStatus status = WcStatus.SUCCESS;
+    /** opcode: what completed (send side) or what consumed the receive WR. */
     public WcOpcode opcode = WcOpcode.SEND;
+    /** vendor_err: the provider's own error code, for a status other than SUCCESS. */
     public int vendorErr;
     /** Bytes transferred (an unsigned 32-bit value). */
     public int byteLen;
     /** Immediate data in network byte order, valid when {@link WcFlags#WITH_IMM} is set. */
     public int immData;
+    /** qp_num: the local QP the WR was posted to. */
     public int qpNum;
+    /** src_qp: the sending QP's number (UD and GSI receives). */
     public int srcQp;
     /** {@link WcFlags} bits. */
     public int wcFlags;
+    /** pkey_index: the P_Key index (GSI receives). */
     public int pkeyIndex;
+    /** slid: the sender's LID (UD receives on InfiniBand; 0 on RoCE). */
     public int slid;
+    /** sl: the service level the message came with (UD receives). */
     public int sl;
+    /** dlid_path_bits: the destination LID's path bits (UD receives on InfiniBand). */
     public int dlidPathBits;
 
+    /** An empty completion, for {@link CompletionQueue#poll} to fill. */
+    public WorkCompletion() {
+    }
+
+    /** {@return whether {@link #status} is SUCCESS} */
     public boolean ok() {
         return status == WcStatus.SUCCESS;
     }
 
+    /**
+     * Copies every field of another completion into this one.
+     *
+     * @param o the completion to copy
+     */
     public void copyFrom(WorkCompletion o) {
         wrId = o.wrId;
         status = o.status;
@@ -43,6 +63,7 @@ public final class WorkCompletion {
         dlidPathBits = o.dlidPathBits;
     }
 
+    /** Resets every field to its initial value (status SUCCESS, opcode SEND, the rest 0). */
     public void clear() {
         wrId = 0;
         status = WcStatus.SUCCESS;
