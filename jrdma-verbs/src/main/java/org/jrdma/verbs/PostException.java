@@ -76,7 +76,10 @@ public final class PostException extends VerbsException {
                 + " posted", head, 0, null);
     }
 
-    /** {@return the first WR not posted (a {@link SendWorkRequest} or {@link RecvWorkRequest}), as given; null after deserialization} */
+    /**
+     * {@return the first WR not posted (a {@link SendWorkRequest} or {@link RecvWorkRequest}), as given; null
+     * after deserialization}
+     */
     public Object badWr() {
         return badWr;
     }

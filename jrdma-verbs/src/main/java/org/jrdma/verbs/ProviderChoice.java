@@ -26,16 +26,32 @@ import org.jrdma.verbs.spi.Provider;
  * failure reach the caller.
  */
 public final class ProviderChoice {
+    /** The environment variable that sets the mode. */
     public static final String ENV = "JRDMA_PROVIDER";
+    /** The system property that sets the mode; it wins over {@link #ENV}. */
     public static final String PROPERTY = "jrdma.provider";
+    /** The soft provider's {@link Provider#name()}. */
     public static final String SOFT = "soft";
+    /** The native provider's {@link Provider#name()}. */
     public static final String NATIVE = "native";
 
     /** The three settings. */
     public enum Mode {
-        AUTO, SOFT, NATIVE;
+        /** Native's devices when it has any, else the other providers'. */
+        AUTO,
+        /** The soft provider's devices only. */
+        SOFT,
+        /** The native provider's devices only. */
+        NATIVE;
 
-        /** {@code auto}, {@code soft} or {@code native} (any case); {@code where} names the setting in the error. */
+        /**
+         * Parses a setting.
+         *
+         * @param text  {@code auto}, {@code soft} or {@code native} (any case, surrounding blanks ignored)
+         * @param where the setting's name, for the error ({@code JRDMA_PROVIDER} or {@code jrdma.provider})
+         * @return the mode
+         * @throws VerbsException EINVAL for any other text
+         */
         public static Mode parse(String text, String where) {
             for (Mode m : values()) {
                 if (m.text().equalsIgnoreCase(text.strip())) {
@@ -45,6 +61,7 @@ public final class ProviderChoice {
             throw new VerbsException(Errno.EINVAL, where + "=" + text + ": unknown provider; use auto, soft or native");
         }
 
+        /** {@return the setting's text: {@code auto}, {@code soft} or {@code native}} */
         public String text() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -59,16 +76,30 @@ public final class ProviderChoice {
      * @param leftOut        whose devices auto left out beside native's, and how to get them; or null
      */
     public record Choice(List<Device> devices, String nativeNotInUse, List<String> failures, String leftOut) {
+        /** Copies both lists, so that a choice is immutable. */
         public Choice {
             devices = List.copyOf(devices);
             failures = List.copyOf(failures);
         }
 
+        /**
+         * A choice with nothing left out.
+         *
+         * @param devices        the devices offered
+         * @param nativeNotInUse why none of them is native's, or null when they are
+         * @param failures       providers passed over because they threw
+         */
         public Choice(List<Device> devices, String nativeNotInUse, List<String> failures) {
             this(devices, nativeNotInUse, failures, null);
         }
 
-        /** The device named {@code name}, or the first when {@code name} is null; ENODEV naming what there is. */
+        /**
+         * The device named {@code name}, or the first when {@code name} is null.
+         *
+         * @param name a device name, or null
+         * @return that device
+         * @throws VerbsException ENODEV, naming the devices there are and why others are missing
+         */
         public Device device(String name) {
             if (devices.isEmpty()) {
                 List<String> notes = notes();
@@ -89,7 +120,7 @@ public final class ProviderChoice {
                     + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
         }
 
-        /** {@code native: not in use: …}, or null when native's devices are the ones offered. */
+        /** {@return {@code native: not in use: …}, or null when native's devices are the ones offered} */
         public String nativeLine() {
             return nativeNotInUse == null ? null : NATIVE + ": not in use: " + nativeNotInUse;
         }
@@ -112,6 +143,8 @@ public final class ProviderChoice {
     private final List<String> unloadable;
 
     /**
+     * A choice over the given providers (tests, tools that load providers themselves).
+     *
      * @param mode      the setting
      * @param setting   where it came from, for messages ({@code JRDMA_PROVIDER=soft}); null for the default
      * @param providers the providers, in ServiceLoader order
@@ -127,7 +160,12 @@ public final class ProviderChoice {
         this.unloadable = List.copyOf(unloadable);
     }
 
-    /** The setting of this process (property, else environment, else auto) over the providers on the class path. */
+    /**
+     * The setting of this process (property, else environment, else auto) over the providers on the class path.
+     *
+     * @return the choice, not yet made
+     * @throws VerbsException EINVAL for a setting other than auto, soft or native
+     */
     public static ProviderChoice fromEnvironment() {
         String where = PROPERTY;
         String text = System.getProperty(PROPERTY);
@@ -167,16 +205,26 @@ public final class ProviderChoice {
         }
     }
 
+    /** {@return the mode in force} */
     public Mode mode() {
         return mode;
     }
 
-    /** Where the mode came from, as {@code JRDMA_PROVIDER=soft} or {@code jrdma.provider=soft}; null for the default. */
+    /**
+     * {@return where the mode came from, as {@code JRDMA_PROVIDER=soft} or {@code jrdma.provider=soft}; null
+     * for the default}
+     */
     public String setting() {
         return setting;
     }
 
-    /** Asks the providers for their devices, as the mode says. */
+    /**
+     * Asks the providers for their devices, as the mode says.
+     *
+     * @return the devices offered and why others were passed over
+     * @throws VerbsException ENODEV when the provider the mode names is missing, unavailable or (native)
+     *     has no device; in auto, the first provider's failure when every provider asked failed
+     */
     public Choice choose() {
         return switch (mode) {
             case SOFT -> new Choice(only(SOFT).devices(), setting, List.of());

@@ -56,7 +56,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets cur_qp_state ({@code IBV_QP_CUR_STATE}): the state the caller believes the QP is in; modify_qp fails with EINVAL when it is not.
+     * Sets cur_qp_state ({@code IBV_QP_CUR_STATE}): the state the caller believes the QP is in; modify_qp
+     * fails with EINVAL when it is not.
      *
      * @param s the QP's current state
      * @return this, with the attribute's mask bit set
@@ -78,7 +79,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets qkey ({@code IBV_QP_QKEY}): the Q_Key of a UD or GSI QP; a controlled one is refused with EPERM (but the GSI QP's {@link Qkey#QP1}).
+     * Sets qkey ({@code IBV_QP_QKEY}): the Q_Key of a UD or GSI QP; a controlled one is refused with EPERM
+     * (but the GSI QP's {@link Qkey#QP1}).
      *
      * @param k the Q_Key
      * @return this, with the attribute's mask bit set
@@ -122,7 +124,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets qp_access_flags ({@code IBV_QP_ACCESS_FLAGS}): which incoming RDMA WRITEs, READs and atomics the QP accepts (RC, UC).
+     * Sets qp_access_flags ({@code IBV_QP_ACCESS_FLAGS}): which incoming RDMA WRITEs, READs and atomics the
+     * QP accepts (RC, UC).
      *
      * @param flags {@link AccessFlags} bits (REMOTE_WRITE, REMOTE_READ, REMOTE_ATOMIC)
      * @return this, with the attribute's mask bit set
@@ -167,7 +170,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets en_sqd_async_notify ({@code IBV_QP_EN_SQD_ASYNC_NOTIFY}): an {@link AsyncEventType#SQ_DRAINED} event when the send queue has drained, on the way to SQD.
+     * Sets en_sqd_async_notify ({@code IBV_QP_EN_SQD_ASYNC_NOTIFY}): an {@link AsyncEventType#SQ_DRAINED}
+     * event when the send queue has drained, on the way to SQD.
      *
      * @param on whether to raise the event
      * @return this, with the attribute's mask bit set
@@ -178,7 +182,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets max_rd_atomic ({@code IBV_QP_MAX_QP_RD_ATOMIC}): initiator depth, the READs and atomics this QP has in flight at once (RC).
+     * Sets max_rd_atomic ({@code IBV_QP_MAX_QP_RD_ATOMIC}): initiator depth, the READs and atomics this QP
+     * has in flight at once (RC).
      *
      * @param n at most {@link DeviceAttr#maxQpInitRdAtom()}
      * @return this, with the attribute's mask bit set
@@ -189,7 +194,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets max_dest_rd_atomic ({@code IBV_QP_MAX_DEST_RD_ATOMIC}): responder resources, the peer's READs and atomics served at once (RC).
+     * Sets max_dest_rd_atomic ({@code IBV_QP_MAX_DEST_RD_ATOMIC}): responder resources, the peer's READs and
+     * atomics served at once (RC).
      *
      * @param n at most {@link DeviceAttr#maxQpRdAtom()}
      * @return this, with the attribute's mask bit set
@@ -253,7 +259,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets retry_cnt ({@code IBV_QP_RETRY_CNT}): retransmissions after an ACK timeout or a NAK before the WR fails with RETRY_EXC_ERR (RC).
+     * Sets retry_cnt ({@code IBV_QP_RETRY_CNT}): retransmissions after an ACK timeout or a NAK before the WR
+     * fails with RETRY_EXC_ERR (RC).
      *
      * @param n 0 to 7
      * @return this, with the attribute's mask bit set
@@ -264,7 +271,8 @@ public final class QpAttr {
     }
 
     /**
-     * Sets rnr_retry ({@code IBV_QP_RNR_RETRY}): retries after RNR NAKs before the WR fails with RNR_RETRY_EXC_ERR (RC).
+     * Sets rnr_retry ({@code IBV_QP_RNR_RETRY}): retries after RNR NAKs before the WR fails with
+     * RNR_RETRY_EXC_ERR (RC).
      *
      * @param n 0 to 6, or 7 for retrying for ever
      * @return this, with the attribute's mask bit set

@@ -31,7 +31,8 @@ public interface QueuePair extends AutoCloseable {
      * naming them; nothing is modified then.
      *
      * @param attr the attributes, with the mask its setters built
-     * @throws VerbsException EINVAL (EPERM for a controlled Q_Key) as {@link org.jrdma.verbs.spi.QpTransitions#check} says
+     * @throws VerbsException EINVAL (EPERM for a controlled Q_Key) as {@link
+     *     org.jrdma.verbs.spi.QpTransitions#check} says
      */
     default void modify(QpAttr attr) {
         modify(attr, attr.mask());

@@ -51,7 +51,10 @@ public class VerbsException extends RuntimeException {
         return new VerbsException(Errno.EOPNOTSUPP, operation + ": not supported by this provider");
     }
 
-    /** {@return the message with the errno appended, e.g. {@code create_ah: not supported by this provider (EOPNOTSUPP)}} */
+    /**
+     * {@return the message with the errno appended, e.g. {@code create_ah: not supported by this provider
+     * (EOPNOTSUPP)}}
+     */
     @Override
     public String getMessage() {
         return super.getMessage() + " (" + errno + ")";

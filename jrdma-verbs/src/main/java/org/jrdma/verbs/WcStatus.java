@@ -6,7 +6,10 @@ public enum WcStatus {
     SUCCESS(0, "success"),
     /** {@code IBV_WC_LOC_LEN_ERR}: a message longer than the receive buffer, or than the device or port allows. */
     LOC_LEN_ERR(1, "local length error"),
-    /** {@code IBV_WC_LOC_QP_OP_ERR}: the WR is invalid for the QP: an opcode its transport lacks, or an AH of another PD. */
+    /**
+     * {@code IBV_WC_LOC_QP_OP_ERR}: the WR is invalid for the QP: an opcode its transport lacks, or an AH of
+     * another PD.
+     */
     LOC_QP_OP_ERR(2, "local QP operation error"),
     /** {@code IBV_WC_LOC_EEC_OP_ERR}: an EE context consistency error (RD only). */
     LOC_EEC_OP_ERR(3, "local EE context operation error"),
@@ -20,15 +23,30 @@ public enum WcStatus {
     BAD_RESP_ERR(7, "bad response error"),
     /** {@code IBV_WC_LOC_ACCESS_ERR}: a protection error on a local buffer while writing a READ or atomic response. */
     LOC_ACCESS_ERR(8, "local access error"),
-    /** {@code IBV_WC_REM_INV_REQ_ERR}: the responder found the request invalid: an opcode the QP does not allow, or a bad length. */
+    /**
+     * {@code IBV_WC_REM_INV_REQ_ERR}: the responder found the request invalid: an opcode the QP does not
+     * allow, or a bad length.
+     */
     REM_INV_REQ_ERR(9, "remote invalid request error"),
-    /** {@code IBV_WC_REM_ACCESS_ERR}: the responder refused the rkey, address range or access (RDMA, atomics, SEND_WITH_INV). */
+    /**
+     * {@code IBV_WC_REM_ACCESS_ERR}: the responder refused the rkey, address range or access (RDMA, atomics,
+     * SEND_WITH_INV).
+     */
     REM_ACCESS_ERR(10, "remote access error"),
-    /** {@code IBV_WC_REM_OP_ERR}: the responder could not complete the operation, e.g. its receive buffer was too small. */
+    /**
+     * {@code IBV_WC_REM_OP_ERR}: the responder could not complete the operation, e.g. its receive buffer was
+     * too small.
+     */
     REM_OP_ERR(11, "remote operation error"),
-    /** {@code IBV_WC_RETRY_EXC_ERR}: no ACK after retry_cnt retransmissions: the peer is gone or the path drops everything (RC). */
+    /**
+     * {@code IBV_WC_RETRY_EXC_ERR}: no ACK after retry_cnt retransmissions: the peer is gone or the path
+     * drops everything (RC).
+     */
     RETRY_EXC_ERR(12, "transport retry counter exceeded"),
-    /** {@code IBV_WC_RNR_RETRY_EXC_ERR}: the responder kept answering RNR NAK (no receive posted) past rnr_retry (RC). */
+    /**
+     * {@code IBV_WC_RNR_RETRY_EXC_ERR}: the responder kept answering RNR NAK (no receive posted) past
+     * rnr_retry (RC).
+     */
     RNR_RETRY_EXC_ERR(13, "RNR retry counter exceeded"),
     /** {@code IBV_WC_LOC_RDD_VIOL_ERR}: a local RDD violation (RD only). */
     LOC_RDD_VIOL_ERR(14, "local RDD violation error"),

@@ -18,12 +18,22 @@ public final class PostLists {
     /** The link of a receive WR (a constant: no allocation per call). */
     private static final UnaryOperator<RecvWorkRequest> RECV_NEXT = wr -> wr.next;
 
-    /** How many WRs the list from {@code head} has, or -1 when it is cyclic. */
+    /**
+     * How many WRs the send list from {@code head} has.
+     *
+     * @param head the first WR, or null
+     * @return the number of WRs (0 for null), or -1 when the list is cyclic
+     */
     public static int length(SendWorkRequest head) {
         return length(head, SEND_NEXT);
     }
 
-    /** How many WRs the list from {@code head} has, or -1 when it is cyclic. */
+    /**
+     * How many WRs the receive list from {@code head} has.
+     *
+     * @param head the first WR, or null
+     * @return the number of WRs (0 for null), or -1 when the list is cyclic
+     */
     public static int length(RecvWorkRequest head) {
         return length(head, RECV_NEXT);
     }
@@ -54,7 +64,13 @@ public final class PostLists {
         return n;
     }
 
-    /** The WR {@code index} steps after {@code head} (the list has more than {@code index} WRs). */
+    /**
+     * The send WR {@code index} steps after {@code head}.
+     *
+     * @param head  the first WR
+     * @param index steps to take; the list must have more than {@code index} WRs
+     * @return that WR
+     */
     public static SendWorkRequest at(SendWorkRequest head, int index) {
         SendWorkRequest wr = head;
         for (int i = 0; i < index; i++) {
@@ -63,7 +79,13 @@ public final class PostLists {
         return wr;
     }
 
-    /** The WR {@code index} steps after {@code head} (the list has more than {@code index} WRs). */
+    /**
+     * The receive WR {@code index} steps after {@code head}.
+     *
+     * @param head  the first WR
+     * @param index steps to take; the list must have more than {@code index} WRs
+     * @return that WR
+     */
     public static RecvWorkRequest at(RecvWorkRequest head, int index) {
         RecvWorkRequest wr = head;
         for (int i = 0; i < index; i++) {

@@ -121,19 +121,43 @@ public final class QpTransitions {
         };
     }
 
-    /** Is {@code from → to} legal for this QP type (whatever the attributes)? */
+    /**
+     * Is {@code from → to} legal for this QP type (whatever the attributes)?
+     *
+     * @param type the QP's type: RC, UC, UD or GSI
+     * @param from the current state
+     * @param to   the state asked for
+     * @return true when modify_qp may make that transition
+     * @throws VerbsException EOPNOTSUPP for another QP type
+     */
     public static boolean isLegal(QpType type, QpState from, QpState to) {
         int[][] rule = TABLE[from.ordinal()][to.ordinal()];
         return rule != null && rule[0][typeIndex(type)] >= 0;
     }
 
-    /** The attributes {@code from → to} requires, besides STATE; -1 when illegal. */
+    /**
+     * The attributes {@code from → to} requires, besides STATE.
+     *
+     * @param type the QP's type: RC, UC, UD or GSI
+     * @param from the current state
+     * @param to   the state asked for
+     * @return a {@link org.jrdma.verbs.QpAttrMask} mask; -1 when the transition is illegal
+     * @throws VerbsException EOPNOTSUPP for another QP type
+     */
     public static int required(QpType type, QpState from, QpState to) {
         int[][] rule = TABLE[from.ordinal()][to.ordinal()];
         return rule == null ? -1 : rule[0][typeIndex(type)];
     }
 
-    /** The attributes {@code from → to} also accepts; -1 when illegal. */
+    /**
+     * The attributes {@code from → to} also accepts.
+     *
+     * @param type the QP's type: RC, UC, UD or GSI
+     * @param from the current state
+     * @param to   the state asked for
+     * @return a {@link org.jrdma.verbs.QpAttrMask} mask; -1 when the transition is illegal
+     * @throws VerbsException EOPNOTSUPP for another QP type
+     */
     public static int optional(QpType type, QpState from, QpState to) {
         int[][] rule = TABLE[from.ordinal()][to.ordinal()];
         return rule == null ? -1 : rule[1][typeIndex(type)];
@@ -143,8 +167,14 @@ public final class QpTransitions {
      * Checks a modify_qp call and returns the state it leads to. The target is
      * {@code attr.qpState()} when the mask has STATE, else the current state (as the kernel does).
      *
+     * @param type    the QP's type: RC, UC, UD or GSI
+     * @param current the QP's current state
+     * @param attr    the attribute values
+     * @param mask    the {@link org.jrdma.verbs.QpAttrMask} bits of the attributes given
+     * @return the state the call leads to
      * @throws VerbsException EINVAL naming the illegal transition or the missing / unexpected
-     *     attributes, or the attribute whose value is out of range
+     *     attributes, or the attribute whose value is out of range; EPERM for a controlled Q_Key
+     *     on a QP other than GSI; EOPNOTSUPP for another QP type
      */
     public static QpState check(QpType type, QpState current, QpAttr attr, int mask) {
         QpState target = STATE.in(mask) ? attr.qpState() : current;
