@@ -26,6 +26,10 @@ import org.jrdma.verbs.WrOpcode;
  * ROCEV2-FACTS §2.2–2.3.
  */
 public abstract class RdmaSuiteBase extends ProviderSuite {
+    /** For a provider's subclass, which supplies the fixture. */
+    public RdmaSuiteBase() {
+    }
+
     protected static final byte CANARY = (byte) 0xA5;
     /** Canary bytes kept before and after every target range. */
     protected static final int GUARD = 64;
