@@ -6,13 +6,20 @@ package org.jrdma.bootstrap;
  * wrong key or certificate costs no QP, no MR and learns no QPN, PSN or GID (OOB-11, AUTH-01).
  */
 public interface AuthenticatingExchange extends Exchange {
-    /** True when {@link #authenticate} really authenticates; false for the plain exchange, which then runs as before. */
+    /**
+     * Whether {@link #authenticate} really authenticates.
+     *
+     * @return true for a pre-shared-key or TLS exchange; false for the plain exchange, which then
+     *     runs as before
+     */
     boolean authenticates();
 
     /**
      * Opens the channel and authenticates the peer; the returned session swaps the connection
      * info over the authenticated channel and must be closed.
      *
+     * @param listener observes the exchange's phases
+     * @return the authenticated session, good for one swap
      * @throws AuthenticationException when the peer is not who it must be; the channel is closed
      */
     Session authenticate(ExchangeListener listener);

@@ -9,10 +9,21 @@ package org.jrdma.bootstrap;
  * (OOB-16); PSNs may appear, as rc_pingpong prints them.
  */
 public abstract class BootstrapException extends RuntimeException {
+    /**
+     * A bootstrap failure.
+     *
+     * @param message what failed
+     */
     protected BootstrapException(String message) {
         super(message);
     }
 
+    /**
+     * A bootstrap failure with its cause.
+     *
+     * @param message what failed
+     * @param cause the underlying failure
+     */
     protected BootstrapException(String message, Throwable cause) {
         super(message, cause);
     }

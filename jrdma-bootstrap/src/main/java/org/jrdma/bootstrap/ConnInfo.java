@@ -15,11 +15,21 @@ import org.jrdma.verbs.Gid;
  *             IB without a GRH), multicast ff00::/8 is not a unicast peer
  */
 public record ConnInfo(int lid, int qpn, int psn, Gid gid) {
+    /** The largest LID, 0xFFFF (16 bits). */
     public static final int MAX_LID = 0xFFFF;
+    /** The smallest QPN an RC peer can have: 0 is the SMI's QP0 and 1 the GSI's QP1. */
     public static final int MIN_QPN = 2;
+    /** The multicast QPN, 0xFFFFFF, which no RC peer can be. */
     public static final int MULTICAST_QPN = 0xFFFFFF;
+    /** The largest PSN, 0xFFFFFF (24 bits). */
     public static final int MAX_PSN = 0xFFFFFF;
 
+    /**
+     * Checks every field.
+     *
+     * @throws InvalidFieldException naming the field ({@code lid}, {@code qpn}, {@code psn} or
+     *     {@code gid}) that is out of range, missing or multicast
+     */
     public ConnInfo {
         if (lid < 0 || lid > MAX_LID) {
             throw new InvalidFieldException("lid", hex(lid) + " is not a 16-bit LID (0..0xffff)");

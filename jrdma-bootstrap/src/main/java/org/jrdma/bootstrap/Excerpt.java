@@ -6,11 +6,20 @@ package org.jrdma.bootstrap;
  * inject control characters into it (OOB-06, OOB-16).
  */
 public final class Excerpt {
+    /** The most bytes (or characters) quoted; the rest is counted, not shown. */
     public static final int MAX_BYTES = 64;
 
     private Excerpt() {
     }
 
+    /**
+     * Quotes {@code length} bytes of {@code data} from {@code offset}, capped at {@value #MAX_BYTES}.
+     *
+     * @param data the bytes
+     * @param offset where the excerpt starts
+     * @param length how many bytes the input has from {@code offset}
+     * @return the quoted excerpt, with the count of bytes left out
+     */
     public static String of(byte[] data, int offset, int length) {
         int shown = Math.min(length, MAX_BYTES);
         StringBuilder sb = new StringBuilder(shown + 16).append('"');
@@ -24,16 +33,32 @@ public final class Excerpt {
         return sb.toString();
     }
 
+    /**
+     * Quotes all of {@code data}, capped at {@value #MAX_BYTES} bytes.
+     *
+     * @param data the bytes
+     * @return the quoted excerpt
+     */
     public static String of(byte[] data) {
         return of(data, 0, data.length);
     }
 
-    /** One byte quoted: {@code 'x'} or {@code '\x00'}. */
+    /**
+     * One byte quoted: {@code 'x'} or {@code '\x00'}.
+     *
+     * @param b the byte
+     * @return the quoted byte
+     */
     public static String ofByte(byte b) {
         return appendByte(new StringBuilder("'"), b).append('\'').toString();
     }
 
-    /** A string quoted the same way (its characters above U+007E as {@code \\u{XXXX}}), capped. */
+    /**
+     * A string quoted the same way (its characters above U+007E as {@code \\u{XXXX}}), capped.
+     *
+     * @param text the text
+     * @return the quoted excerpt
+     */
     public static String of(CharSequence text) {
         int shown = Math.min(text.length(), MAX_BYTES);
         StringBuilder sb = new StringBuilder(shown + 16).append('"');

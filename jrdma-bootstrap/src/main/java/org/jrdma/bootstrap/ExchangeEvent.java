@@ -9,6 +9,7 @@ package org.jrdma.bootstrap;
  * @param detail   a short human text (peer address, byte count); never capabilities
  */
 public record ExchangeEvent(Phase phase, long nanoTime, String detail) {
+    /** The phases of an exchange, in the order they happen. */
     public enum Phase {
         /** A TCP server is bound and waits for its one peer; detail is the local address. */
         LISTENING,

@@ -6,11 +6,23 @@ package org.jrdma.bootstrap;
  */
 @FunctionalInterface
 public interface ExchangeListener {
+    /** A listener that ignores everything. */
     ExchangeListener NONE = event -> { };
 
+    /**
+     * Called at each phase of the exchange.
+     *
+     * @param event the phase, its time and detail
+     */
     void onEvent(ExchangeEvent event);
 
-    /** Passes what a client that retries says ({@link ExchangeEvent.Phase#RETRYING}'s detail) to {@code sink}; nothing else. */
+    /**
+     * Passes what a client that retries says ({@link ExchangeEvent.Phase#RETRYING}'s detail) to
+     * {@code sink}; nothing else.
+     *
+     * @param sink receives each retry's detail
+     * @return the listener
+     */
     static ExchangeListener retrying(java.util.function.Consumer<String> sink) {
         return event -> {
             if (event.phase() == ExchangeEvent.Phase.RETRYING) {
@@ -19,7 +31,12 @@ public interface ExchangeListener {
         };
     }
 
-    /** Stamps and delivers an event now. */
+    /**
+     * Stamps and delivers an event now.
+     *
+     * @param phase the phase
+     * @param detail what to say about it
+     */
     default void emit(ExchangeEvent.Phase phase, String detail) {
         onEvent(new ExchangeEvent(phase, System.nanoTime(), detail));
     }

@@ -2,7 +2,16 @@ package org.jrdma.bootstrap;
 
 /** The step of an exchange that a deadline applies to. */
 public enum ExchangeStep {
-    CONNECT("connect"), ACCEPT("accept"), WRITE("write"), READ("read"), WAIT_FOR_FILE("wait-for-file");
+    /** Connecting to a TCP server ({@code connect}). */
+    CONNECT("connect"),
+    /** Waiting for a TCP client ({@code accept}). */
+    ACCEPT("accept"),
+    /** Writing the local message. */
+    WRITE("write"),
+    /** Reading the peer's message. */
+    READ("read"),
+    /** Waiting for the peer's file to appear. */
+    WAIT_FOR_FILE("wait-for-file");
 
     private final String label;
 
@@ -10,7 +19,12 @@ public enum ExchangeStep {
         this.label = label;
     }
 
-    /** The name used in messages: {@code connect}, {@code accept}, {@code write}, {@code read}, {@code wait-for-file}. */
+    /**
+     * The name used in messages: {@code connect}, {@code accept}, {@code write}, {@code read},
+     * {@code wait-for-file}.
+     *
+     * @return the label
+     */
     public String label() {
         return label;
     }

@@ -8,12 +8,19 @@ import org.jrdma.verbs.Mtu;
  * field {@code mtu}, like every other bootstrap field (OOB-08: MTU ∉ {256…4096}).
  */
 public final class Mtus {
+    /** The field name a bad MTU is reported under. */
     public static final String FIELD = "mtu";
 
     private Mtus() {
     }
 
-    /** 256, 512, 1024, 2048 or 4096. */
+    /**
+     * The path MTU of a byte count.
+     *
+     * @param bytes 256, 512, 1024, 2048 or 4096
+     * @return the MTU
+     * @throws MalformedMessageException for any other count
+     */
     public static Mtu of(int bytes) {
         for (Mtu m : Mtu.values()) {
             if (m.bytes() == bytes) {
@@ -23,7 +30,13 @@ public final class Mtus {
         throw new MalformedMessageException(FIELD, bytes + " is not a path MTU: must be 256, 512, 1024, 2048 or 4096");
     }
 
-    /** A decimal byte count as rc_pingpong's {@code -m} takes it: digits only, no sign, no spaces. */
+    /**
+     * A decimal byte count as rc_pingpong's {@code -m} takes it: digits only, no sign, no spaces.
+     *
+     * @param text the count, e.g. {@code "1024"}
+     * @return the MTU
+     * @throws MalformedMessageException if it is missing, not decimal or not a path MTU
+     */
     public static Mtu parse(String text) {
         if (text == null || text.isEmpty() || text.length() > 5 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
             throw new MalformedMessageException(FIELD, (text == null ? "missing" : Excerpt.of(text))

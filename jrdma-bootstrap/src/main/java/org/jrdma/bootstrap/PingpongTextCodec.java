@@ -20,10 +20,12 @@ import org.jrdma.verbs.Gid;
  * is accepted on input because {@code %x} accepts it; output is lower-case like {@code %x}.
  */
 public final class PingpongTextCodec implements ConnInfoCodec {
+    /** The codec; it holds no state. */
     public static final PingpongTextCodec INSTANCE = new PingpongTextCodec();
 
     /** 51 characters and the NUL. */
     public static final int SIZE = 52;
+    /** 51: the text without its NUL. */
     public static final int TEXT_LENGTH = SIZE - 1;
 
     private static final int LID_AT = 0, LID_DIGITS = 4;
@@ -100,6 +102,10 @@ public final class PingpongTextCodec implements ConnInfoCodec {
     /**
      * The 51-character text without the NUL, as a user pastes it on a command line
      * ({@code 0000:000012:e3de62:00000000000000000000ffff0a4d0003}).
+     *
+     * @param text the 51 characters
+     * @return the connection info it carries
+     * @throws MalformedMessageException naming the field that is wrong
      */
     public ConnInfo parseText(CharSequence text) {
         if (text.length() != TEXT_LENGTH) {
@@ -117,7 +123,12 @@ public final class PingpongTextCodec implements ConnInfoCodec {
         return decode(message);
     }
 
-    /** The 51-character text, the form {@link #parseText} takes. */
+    /**
+     * The 51-character text, the form {@link #parseText} takes.
+     *
+     * @param info the connection info
+     * @return the text, without the NUL
+     */
     public String formatText(ConnInfo info) {
         return new String(encode(info), 0, TEXT_LENGTH, US_ASCII);
     }

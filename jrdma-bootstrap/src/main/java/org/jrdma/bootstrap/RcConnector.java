@@ -42,10 +42,32 @@ public final class RcConnector {
         return RANDOM.nextInt() & 0xFFFFFF;
     }
 
+    /**
+     * As {@link #connect(ProtectionDomain, Exchange, RcOptions, ConnectListener)} with no listener.
+     *
+     * @param pd the protection domain the QP is created in
+     * @param exchange the out-of-band exchange, used once
+     * @param options the QP's settings
+     * @return the connection, its QP in RTS
+     * @throws BootstrapException when the exchange fails; the QP is then destroyed
+     */
     public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions options) {
         return connect(pd, exchange, options, ConnectListener.NONE);
     }
 
+    /**
+     * Creates a QP, swaps connection info with the peer over {@code exchange} and takes the QP
+     * through INIT, RTR and RTS as rc_pingpong does ({@code pp_connect_ctx}). An
+     * {@link AuthenticatingExchange} authenticates the peer before the QP is created.
+     *
+     * @param pd the protection domain the QP is created in
+     * @param exchange the out-of-band exchange, used once
+     * @param o the QP's settings
+     * @param listener observes the exchange's phases and each QP transition
+     * @return the connection, its QP in RTS
+     * @throws BootstrapException when the exchange fails; the QP is then destroyed
+     * @throws org.jrdma.verbs.VerbsException when the QP cannot be created or modified
+     */
     public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
         if (exchange instanceof AuthenticatingExchange auth && auth.authenticates()) {
             // OOB-11, AUTH-01: the peer proves its key or certificate before the QP exists, so a
@@ -117,6 +139,11 @@ public final class RcConnector {
          * As {@link Exchange#exchange}, calling {@code beforeReply} with the peer's validated info
          * before our message is written (exactly once on success). A throw from it aborts the
          * exchange, which still closes its channel.
+         *
+         * @param local this side's connection info
+         * @param listener observes the exchange's phases
+         * @param beforeReply called with the peer's info before ours is sent
+         * @return the peer's validated connection info
          */
         ConnInfo exchange(ConnInfo local, ExchangeListener listener, java.util.function.Consumer<ConnInfo> beforeReply);
 

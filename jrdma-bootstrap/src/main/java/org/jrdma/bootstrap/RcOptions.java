@@ -17,8 +17,25 @@ import org.jrdma.verbs.QueuePair;
  * type is RC unless {@link #withQpType} says UC or UD, which connect as ibv_uc_pingpong and
  * ibv_ud_pingpong do (UD with Q_Key {@link #PINGPONG_QKEY}).
  *
+ * @param sendCq the CQ the QP's send queue completes to ({@code ibv_qp_init_attr.send_cq})
+ * @param recvCq the CQ the QP's receive queue completes to ({@code ibv_qp_init_attr.recv_cq})
+ * @param cap the QP's queue sizes and SGE and inline limits ({@code ibv_qp_cap})
+ * @param mtu the path MTU set at RTR ({@code path_mtu}), lowered to the peer's if it is smaller
+ * @param port the local port number, from 1 ({@code port_num}; rc_pingpong's {@code -i})
+ * @param gidIndex the local GID table index ({@code sgid_index}; rc_pingpong's {@code -g})
+ * @param accessFlags the remote access granted at INIT ({@code qp_access_flags}, {@link AccessFlags} bits)
+ * @param timeout the local ACK timeout exponent, 4.096 µs × 2^timeout, 0..31 (0: infinite)
+ * @param retryCnt how many times a send is retried on timeout, 0..7 ({@code retry_cnt})
+ * @param rnrRetry how many times a send is retried on RNR NAK, 0..7, 7 meaning forever ({@code rnr_retry})
+ * @param minRnrTimer the RNR NAK timer code advertised to the peer, 0..31 ({@code min_rnr_timer})
+ * @param maxRdAtomic outstanding RDMA reads and atomics this QP initiates ({@code max_rd_atomic})
+ * @param maxDestRdAtomic outstanding RDMA reads and atomics this QP answers ({@code max_dest_rd_atomic})
+ * @param hopLimit the IPv6 hop limit / IPv4 TTL of the address vector's GRH ({@code hop_limit})
  * @param onInit called with the QP in INIT, before RTR: the place to post receives, as
  *     rc_pingpong does, so that the peer's first SEND finds one
+ * @param qpType the QP type: {@link QpType#RC}, {@link QpType#UC} or {@link QpType#UD}
+ * @param qkey the Q_Key a UD QP is given at INIT and sends with; ignored for RC and UC
+ * @param sl the address vector's service level, 0..15
  */
 public record RcOptions(
         CompletionQueue sendCq,
@@ -43,6 +60,14 @@ public record RcOptions(
     /** ibv_ud_pingpong's (and perftest's) Q_Key. */
     public static final int PINGPONG_QKEY = QpWalk.DEFAULT_QKEY;
 
+    /**
+     * Checks the options.
+     *
+     * @throws NullPointerException if a CQ, {@code cap}, {@code mtu}, {@code onInit} or
+     *     {@code qpType} is null
+     * @throws IllegalArgumentException if {@code qpType} is not RC, UC or UD, or {@code sl} is
+     *     outside 0..15
+     */
     public RcOptions {
         Objects.requireNonNull(sendCq, "sendCq");
         Objects.requireNonNull(recvCq, "recvCq");
@@ -61,6 +86,9 @@ public record RcOptions(
     /**
      * rc_pingpong's settings ({@link QpWalk#rcPingpong}), both queues completing to {@code cq};
      * but LOCAL_WRITE access and hop limit 64 rather than its 0 and 1.
+     *
+     * @param cq the CQ both the send and the receive queue complete to
+     * @return the defaults
      */
     public static RcOptions defaults(CompletionQueue cq) {
         QpWalk p = QpWalk.rcPingpong(QpType.RC);
@@ -69,48 +97,101 @@ public record RcOptions(
                 qp -> { }, QpType.RC, PINGPONG_QKEY, 0);
     }
 
+    /**
+     * A copy with other queue sizes.
+     *
+     * @param c the QP's capabilities ({@code ibv_qp_cap})
+     * @return the copy
+     */
     public RcOptions withCap(QpCap c) {
         return new RcOptions(sendCq, recvCq, c, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
     }
 
+    /**
+     * A copy with another path MTU.
+     *
+     * @param m the path MTU to ask for (the smaller of it and the peer's is used)
+     * @return the copy
+     */
     public RcOptions withMtu(Mtu m) {
         return new RcOptions(sendCq, recvCq, cap, m, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
     }
 
+    /**
+     * A copy with another local GID index (rc_pingpong's {@code -g}).
+     *
+     * @param index the index in the port's GID table
+     * @return the copy
+     */
     public RcOptions withGidIndex(int index) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, index, accessFlags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
     }
 
+    /**
+     * A copy with other remote access flags for the QP ({@code qp_access_flags}).
+     *
+     * @param flags {@link AccessFlags} bits
+     * @return the copy
+     */
     public RcOptions withAccessFlags(int flags) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, flags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
     }
 
+    /**
+     * A copy with another local ACK timeout.
+     *
+     * @param t the exponent: 4.096 µs × 2^t, 0..31 (0: infinite)
+     * @return the copy
+     */
     public RcOptions withTimeout(int t) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, t, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
     }
 
+    /**
+     * A copy with other retry counts.
+     *
+     * @param retry the transport retry count, 0..7 ({@code retry_cnt})
+     * @param rnr the RNR retry count, 0..7, 7 meaning forever ({@code rnr_retry})
+     * @return the copy
+     */
     public RcOptions withRetry(int retry, int rnr) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retry, rnr,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
     }
 
+    /**
+     * A copy that calls {@code hook} with the QP in INIT, before RTR (to post receives).
+     *
+     * @param hook the hook
+     * @return the copy
+     */
     public RcOptions onInit(Consumer<QueuePair> hook) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, hook, qpType, qkey, sl);
     }
 
-    /** RC, UC or UD. */
+    /**
+     * A copy with another QP type: RC, UC or UD.
+     *
+     * @param type the QP type
+     * @return the copy
+     */
     public RcOptions withQpType(QpType type) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, type, qkey, sl);
     }
 
-    /** The service level of the address vector (RoCE carries it as a priority; 0..15). */
+    /**
+     * A copy with another service level for the address vector (RoCE carries it as a priority).
+     *
+     * @param serviceLevel the SL, 0..15
+     * @return the copy
+     */
     public RcOptions withSl(int serviceLevel) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
                 minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, serviceLevel);

@@ -17,7 +17,14 @@ public final class Retrying {
     private Retrying() {
     }
 
-    /** {@code "trying again until 14:05:03 (30.0 s)"}: the deadline as the clock shows it, and the whole timeout. */
+    /**
+     * {@code "trying again until 14:05:03 (30.0 s)"}: the deadline as the clock shows it, and the
+     * whole timeout.
+     *
+     * @param deadlineNanos the deadline, in {@link System#nanoTime()} terms
+     * @param timeout the whole timeout, for the seconds shown
+     * @return the text
+     */
     public static String until(long deadlineNanos, Duration timeout) {
         return until(LocalTime.now().plusNanos(deadlineNanos - System.nanoTime()), timeout);
     }

@@ -16,7 +16,9 @@ import org.jrdma.verbs.Gid;
  * the pad must be zero so it stays usable as a future version/flags field.
  */
 public final class SeedBinaryCodec implements ConnInfoCodec {
+    /** The codec; it holds no state. */
     public static final SeedBinaryCodec INSTANCE = new SeedBinaryCodec();
+    /** 28: the message's size in bytes. */
     public static final int SIZE = 28;
 
     private static final int LID_AT = 0, PAD_AT = 2, QPN_AT = 4, PSN_AT = 8, GID_AT = 12;

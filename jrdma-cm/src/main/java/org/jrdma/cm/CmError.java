@@ -29,7 +29,11 @@ public enum CmError {
         this.errno = errno;
     }
 
-    /** The Linux errno librdmacm reports for this kind. */
+    /**
+     * The Linux errno librdmacm reports for this kind.
+     *
+     * @return the errno (positive)
+     */
     public int errno() {
         return errno;
     }

@@ -43,48 +43,86 @@ public final class CmEvent {
         this.detail = detail;
     }
 
+    /**
+     * What happened ({@code rdma_cm_event.event}).
+     *
+     * @return the event type
+     */
     public CmEventType type() {
         return type;
     }
 
-    /** The id the event is about; for CONNECT_REQUEST the new id of the connection. */
+    /**
+     * The id the event is about ({@code rdma_cm_event.id}).
+     *
+     * @return the id; for CONNECT_REQUEST the new id of the connection
+     */
     public CmId id() {
         return id;
     }
 
-    /** The listening id, for CONNECT_REQUEST; null otherwise. */
+    /**
+     * The listening id ({@code rdma_cm_event.listen_id}).
+     *
+     * @return the listening id for CONNECT_REQUEST; null otherwise
+     */
     public CmId listenId() {
         return listenId;
     }
 
+    /**
+     * The event's status ({@code rdma_cm_event.status}); see the class comment.
+     *
+     * @return 0, a negative errno, a reject reason or a SIDR status
+     */
     public int status() {
         return status;
     }
 
+    /**
+     * The private data the peer's message carried, zero filled to the message's area.
+     *
+     * @return a copy, or null when the event carries none
+     */
     public byte[] privateData() {
         return privateData == null ? null : privateData.clone();
     }
 
-    /** The peer's connection parameters (CONNECT_REQUEST, CONNECT_RESPONSE, ESTABLISHED on the active side), or null. */
+    /**
+     * The peer's connection parameters (CONNECT_REQUEST, CONNECT_RESPONSE, ESTABLISHED on the
+     * active side).
+     *
+     * @return the parameters, or null
+     */
     public ConnParam param() {
         return param;
     }
 
-    /** For a UD id: the peer's address, QPN and Q_Key (ESTABLISHED after SIDR_REP; CONNECT_REQUEST: the requester's address). */
+    /**
+     * For a UD id: the peer's address, QPN and Q_Key (ESTABLISHED after SIDR_REP; CONNECT_REQUEST:
+     * the requester's address).
+     *
+     * @return the UD parameters, or null for an RC id
+     */
     public UdParam ud() {
         return ud;
     }
 
     /**
      * Why, in words, for an error event whose status alone would not tell a user what to do (an
-     * ADDR_ERROR names the devices there are); null otherwise. Not in rdma_cm, whose events carry
-     * only the status.
+     * ADDR_ERROR names the devices there are). Not in rdma_cm, whose events carry only the status.
+     *
+     * @return the explanation, or null
      */
     public String detail() {
         return detail;
     }
 
-    /** rdma_ack_cm_event. Acking twice is a mistake and says so. */
+    /**
+     * Acknowledges the event ({@code rdma_ack_cm_event}). Acking twice is a mistake and says so.
+     *
+     * @throws IllegalStateException if the event was acked already
+     */
     public void ack() {
         if (!acked.compareAndSet(false, true)) {
             throw new IllegalStateException(type + " event acked twice");

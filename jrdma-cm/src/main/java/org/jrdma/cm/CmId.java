@@ -94,7 +94,16 @@ public final class CmId implements AutoCloseable {
         return new CmId(channel, portSpace, context, backend);
     }
 
-    /** rdma_create_id: an id in port space TCP (RC or UC QPs) or UDP (UD QPs) whose events go to {@code channel}. */
+    /**
+     * {@code rdma_create_id}: an id in port space TCP (RC or UC QPs) or UDP (UD QPs) whose events
+     * go to {@code channel}.
+     *
+     * @param channel the event channel its events go to
+     * @param portSpace {@link PortSpace#TCP} or {@link PortSpace#UDP}
+     * @param context the user context, returned by {@link #context()}; may be null
+     * @return the new id, unbound
+     * @throws CmException if the channel is closed or the port space is not supported
+     */
     public static CmId create(EventChannel channel, PortSpace portSpace, Object context) {
         Objects.requireNonNull(channel, "channel");
         if (portSpace != PortSpace.TCP && portSpace != PortSpace.UDP) {
@@ -116,15 +125,30 @@ public final class CmId implements AutoCloseable {
         return id;
     }
 
+    /**
+     * The channel this id's events go to ({@code id->channel}).
+     *
+     * @return the event channel
+     */
     public EventChannel channel() {
         return channel;
     }
 
+    /**
+     * The id's port space ({@code id->ps}).
+     *
+     * @return TCP or UDP
+     */
     public PortSpace portSpace() {
         return portSpace;
     }
 
-    /** The user context given to {@link #create}; a connection request's id has its listener's. */
+    /**
+     * The user context given to {@link #create}; a connection request's id has its listener's
+     * ({@code id->context}).
+     *
+     * @return the context, or null
+     */
     public Object context() {
         return context;
     }
@@ -140,9 +164,12 @@ public final class CmId implements AutoCloseable {
     // ---- addresses ----
 
     /**
-     * rdma_bind_addr. Address 0.0.0.0 binds every soft device; a specific address must be a
+     * {@code rdma_bind_addr}. Address 0.0.0.0 binds every soft device; a specific address must be a
      * soft device's. Port 0 picks a free ephemeral port. ADDRESS_IN_USE when another id holds
      * the (address, port) in this port space.
+     *
+     * @param address the local IP address and port
+     * @throws CmException ADDRESS_IN_USE, ADDRESS_NOT_AVAILABLE, or INVALID_ARGUMENT when already bound
      */
     public void bindAddr(InetSocketAddress address) {
         Objects.requireNonNull(address, "address");
@@ -175,11 +202,14 @@ public final class CmId implements AutoCloseable {
     }
 
     /**
-     * rdma_listen. Unbound, the id is bound to 0.0.0.0 and an ephemeral port first. A backlog
+     * {@code rdma_listen}. Unbound, the id is bound to 0.0.0.0 and an ephemeral port first. A backlog
      * ≤ 0 or above {@value #MAX_BACKLOG} means {@value #MAX_BACKLOG} (ucma). While {@code
      * backlog} CONNECT_REQUEST events wait to be taken from the channel (getEvent/poll), further
      * requests are dropped unanswered, as the kernel does, so their senders retry after the CM
      * timeout instead of failing.
+     *
+     * @param backlog how many connection requests may wait untaken
+     * @throws CmException if the id is closed, connecting or already listening
      */
     public void listen(int backlog) {
         if (backend != null) {
@@ -207,14 +237,20 @@ public final class CmId implements AutoCloseable {
     }
 
     /**
-     * rdma_resolve_addr: picks the local soft device, binds the id to it (an ephemeral port if
+     * {@code rdma_resolve_addr}: picks the local soft device, binds the id to it (an ephemeral port if
      * unbound) and reports ADDR_RESOLVED, or at once ADDR_ERROR when no device fits: status
      * −ENODEV when no device is of the destination's family, else −ENETUNREACH, and a
-     * {@link CmEvent#detail()} naming the devices there are. The device: {@code src}'s when given (ADDRESS_NOT_AVAILABLE if none has it), else
-     * the one the id is bound to; else for a loopback {@code dst} the first loopback device
-     * whose address is not {@code dst} (so two devices on one host talk through the network
-     * path), or {@code dst}'s own; else the device that has {@code dst}, or the first
-     * non-loopback device.
+     * {@link CmEvent#detail()} naming the devices there are. The device: {@code src}'s when given
+     * (ADDRESS_NOT_AVAILABLE if none has it), else the one the id is bound to; else for a loopback
+     * {@code dst} the first loopback device whose address is not {@code dst} (so two devices on one
+     * host talk through the network path), or {@code dst}'s own; else the device that has
+     * {@code dst}, or the first non-loopback device.
+     *
+     * @param src the local address to use, or null
+     * @param dst the peer's IP address and CM port
+     * @param timeout how long resolution may take ({@code timeout_ms}); positive
+     * @throws CmException ADDRESS_NOT_AVAILABLE for an unknown {@code src}, INVALID_ARGUMENT for a
+     *     bad address or timeout
      */
     public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, Duration timeout) {
         Objects.requireNonNull(dst, "dst");
@@ -260,7 +296,12 @@ public final class CmId implements AutoCloseable {
         emit(CmEventType.ADDR_RESOLVED, 0, null, null, null, null);
     }
 
-    /** rdma_resolve_route: on RoCE a local computation (§7.2); ROUTE_RESOLVED. */
+    /**
+     * {@code rdma_resolve_route}: on RoCE a local computation (§7.2); ROUTE_RESOLVED.
+     *
+     * @param timeout how long resolution may take ({@code timeout_ms}); positive
+     * @throws CmException INVALID_ARGUMENT before ADDR_RESOLVED
+     */
     public void resolveRoute(Duration timeout) {
         positive(timeout, "resolve_route");
         if (backend != null) {
@@ -280,9 +321,15 @@ public final class CmId implements AutoCloseable {
     // ---- the QP ----
 
     /**
-     * rdma_create_qp: a QP on {@code pd} (which must be of this id's device — allocate it on
+     * {@code rdma_create_qp}: a QP on {@code pd} (which must be of this id's device — allocate it on
      * {@link #verbs()}), RC or UC in port space TCP, UD in UDP. An RC/UC QP goes to INIT at
      * once; a UD QP to RTS with rdma_cm's Q_Key 0x01234567.
+     *
+     * @param pd a protection domain of this id's device
+     * @param attr the QP's type, CQs and capabilities
+     * @return the QP, also {@link #qp()}
+     * @throws CmException INVALID_ARGUMENT for a QP already made, a wrong type or device; VERBS
+     *     when the device refuses
      */
     public QueuePair createQp(ProtectionDomain pd, QpInitAttr attr) {
         Objects.requireNonNull(pd, "pd");
@@ -325,7 +372,11 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** The QP made by {@link #createQp}, or null. */
+    /**
+     * The QP made by {@link #createQp} ({@code id->qp}).
+     *
+     * @return the QP, or null
+     */
     public QueuePair qp() {
         if (backend != null) {
             return backend.qp();
@@ -361,7 +412,11 @@ public final class CmId implements AutoCloseable {
         return ah;
     }
 
-    /** The device context of this id (id->verbs), null before the address is resolved or bound to a device. */
+    /**
+     * The device context of this id ({@code id->verbs}).
+     *
+     * @return the context, or null before the address is resolved or bound to a device
+     */
     public Context verbs() {
         if (backend != null) {
             return backend.verbs();
@@ -372,7 +427,13 @@ public final class CmId implements AutoCloseable {
 
     // ---- connecting ----
 
-    /** rdma_connect: a REQ (RC/UC) or SIDR_REQ (UD) with {@code param} (null: {@link ConnParam#defaults()}). */
+    /**
+     * {@code rdma_connect}: a REQ (RC/UC) or SIDR_REQ (UD) with {@code param}.
+     *
+     * @param param the connection parameters (null: {@link ConnParam#defaults()})
+     * @throws CmException INVALID_ARGUMENT before ROUTE_RESOLVED or when already connecting;
+     *     PRIVATE_DATA_TOO_LONG
+     */
     public void connect(ConnParam param) {
         ConnParam p = param == null ? ConnParam.defaults() : param;
         if (backend != null) {
@@ -408,8 +469,12 @@ public final class CmId implements AutoCloseable {
     }
 
     /**
-     * rdma_accept on a connection request's id: for RC the QP goes to RTR and RTS, then the REP
+     * {@code rdma_accept} on a connection request's id: for RC the QP goes to RTR and RTS, then the REP
      * leaves; ESTABLISHED follows when the RTU arrives. For UD a SIDR_REP with the QP's number.
+     *
+     * @param param the connection parameters (null: {@link ConnParam#defaults()})
+     * @throws CmException INVALID_ARGUMENT when the id is not a pending request's; VERBS when the QP
+     *     cannot be modified; PRIVATE_DATA_TOO_LONG
      */
     public void accept(ConnParam param) {
         ConnParam p = param == null ? ConnParam.defaults() : param;
@@ -438,7 +503,14 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** rdma_reject: a REJ with reason 28 (consumer defined) and {@code privateData} (≤ 148 bytes; UD: a SIDR_REP "reject", ≤ 136). */
+    /**
+     * {@code rdma_reject}: a REJ with reason 28 (consumer defined) and {@code privateData}
+     * (≤ 148 bytes; UD: a SIDR_REP "reject", ≤ 136).
+     *
+     * @param privateData the private data to send, or null
+     * @throws CmException INVALID_ARGUMENT when the id is not a pending request's;
+     *     PRIVATE_DATA_TOO_LONG
+     */
     public void reject(byte[] privateData) {
         byte[] data = privateData == null ? new byte[0] : privateData.clone();
         if (backend != null) {
@@ -464,7 +536,11 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** rdma_establish: after CONNECT_RESPONSE (an id with no QP), sends the RTU. */
+    /**
+     * {@code rdma_establish}: after CONNECT_RESPONSE (an id with no QP), sends the RTU.
+     *
+     * @throws CmException INVALID_ARGUMENT when there is no CONNECT_RESPONSE to answer
+     */
     public void establish() {
         if (backend != null) {
             backend.establish();
@@ -506,6 +582,11 @@ public final class CmId implements AutoCloseable {
 
     // ---- what it is bound to ----
 
+    /**
+     * The address the id is bound to ({@code rdma_get_local_addr}).
+     *
+     * @return the local address and port, or null when unbound
+     */
     public InetSocketAddress localAddress() {
         if (backend != null) {
             return backend.localAddress();
@@ -515,6 +596,11 @@ public final class CmId implements AutoCloseable {
         }
     }
 
+    /**
+     * The peer's address ({@code rdma_get_peer_addr}).
+     *
+     * @return the peer's address and port, or null before one is known
+     */
     public InetSocketAddress peerAddress() {
         if (backend != null) {
             return backend.peerAddress();
@@ -524,7 +610,11 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** rdma_get_src_port: the bound port, 0 when unbound. */
+    /**
+     * {@code rdma_get_src_port}: the bound port.
+     *
+     * @return the port, 0 when unbound
+     */
     public int port() {
         if (backend != null) {
             return backend.port();
@@ -534,13 +624,23 @@ public final class CmId implements AutoCloseable {
         }
     }
 
-    /** The CM counters of this id's device (MADs received, sent, retransmitted, duplicates, dropped by reason); empty on librdmacm, whose MADs the kernel sends. */
+    /**
+     * The CM counters of this id's device (MADs received, sent, retransmitted, duplicates, dropped
+     * by reason); empty on librdmacm, whose MADs the kernel sends.
+     *
+     * @return counter name to value
+     */
     public Map<String, Long> counters() {
         CmAgent a = agent;
         return a == null ? Map.of() : a.counters().snapshot();
     }
 
-    /** The CM counters of a device in this process (empty when its agent is not running). */
+    /**
+     * The CM counters of a device in this process.
+     *
+     * @param deviceName the device's name, e.g. {@code rxe0}
+     * @return counter name to value; empty when its agent is not running
+     */
     public static Map<String, Long> deviceCounters(String deviceName) {
         CmAgent a = CmRegistry.agent(deviceName);
         return a == null ? Map.of() : a.counters().snapshot();
@@ -627,13 +727,16 @@ public final class CmId implements AutoCloseable {
     }
 
     /**
-     * rdma_destroy_id: ends the connection as the IB CM does when an id goes away (a REJ for a
+     * {@code rdma_destroy_id}: ends the connection as the IB CM does when an id goes away (a REJ for a
      * pending request or reply, a DREQ for an established connection, a DREP for a received
      * DREQ), destroys the QP and address handles the id made, releases its port, and waits until
      * every event the application took from the channel has been acked — TIMED_OUT if that does
      * not happen by {@code timeout} (the id is destroyed all the same; calling close again waits
      * for the acks again). Its events still in the channel are dropped, as the kernel's ucma
      * drops them: a TIMEWAIT_EXIT nobody waits for held every close for the whole timeout.
+     *
+     * @param timeout how long to wait for the id's events to be acked
+     * @throws CmException TIMED_OUT when an event taken from the channel is still not acked
      */
     public void close(Duration timeout) {
         if (backend != null) {

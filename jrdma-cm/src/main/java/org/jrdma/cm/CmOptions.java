@@ -23,6 +23,12 @@ import org.jrdma.verbs.Verbs;
 public record CmOptions(Duration responseTimeout, int maxRetries, Duration timewait, Duration destroyTimeout,
         Supplier<List<Device>> devices, MadPort.Factory madPorts) {
 
+    /**
+     * Checks the timers.
+     *
+     * @throws IllegalArgumentException if {@code responseTimeout} is not positive,
+     *     {@code maxRetries} is outside 0..15 or {@code timewait} is negative
+     */
     public CmOptions {
         if (responseTimeout.isNegative() || responseTimeout.isZero()) {
             throw new IllegalArgumentException("responseTimeout must be positive: " + responseTimeout);
@@ -35,32 +41,72 @@ public record CmOptions(Duration responseTimeout, int maxRetries, Duration timew
         }
     }
 
-    /** The kernel's timers, every device Verbs lists, MADs on each device's GSI QP. */
+    /**
+     * The kernel's timers, every device Verbs lists, MADs on each device's GSI QP.
+     *
+     * @return the defaults
+     */
     public static CmOptions defaults() {
         return new CmOptions(Duration.ofMillis(4608), 15, Duration.ofMillis(537), Duration.ofSeconds(10),
                 Verbs::deviceList, GsiMadPort::open);
     }
 
+    /**
+     * A copy with another response timeout.
+     *
+     * @param t how long a request waits for its answer; positive
+     * @return the copy
+     */
     public CmOptions responseTimeout(Duration t) {
         return new CmOptions(t, maxRetries, timewait, destroyTimeout, devices, madPorts);
     }
 
+    /**
+     * A copy with another retry count.
+     *
+     * @param n how often a request is resent, 0..15
+     * @return the copy
+     */
     public CmOptions maxRetries(int n) {
         return new CmOptions(responseTimeout, n, timewait, destroyTimeout, devices, madPorts);
     }
 
+    /**
+     * A copy with another timewait.
+     *
+     * @param t how long a disconnected connection stays in timewait; not negative
+     * @return the copy
+     */
     public CmOptions timewait(Duration t) {
         return new CmOptions(responseTimeout, maxRetries, t, destroyTimeout, devices, madPorts);
     }
 
+    /**
+     * A copy with another destroy timeout.
+     *
+     * @param t how long {@link CmId#close()} waits for the id's events to be acked
+     * @return the copy
+     */
     public CmOptions destroyTimeout(Duration t) {
         return new CmOptions(responseTimeout, maxRetries, timewait, t, devices, madPorts);
     }
 
+    /**
+     * A copy with other devices.
+     *
+     * @param d lists the devices the CM may bind to
+     * @return the copy
+     */
     public CmOptions devices(Supplier<List<Device>> d) {
         return new CmOptions(responseTimeout, maxRetries, timewait, destroyTimeout, d, madPorts);
     }
 
+    /**
+     * A copy that sends and receives MADs another way.
+     *
+     * @param f opens a device's MAD port
+     * @return the copy
+     */
     public CmOptions madPorts(MadPort.Factory f) {
         return new CmOptions(responseTimeout, maxRetries, timewait, destroyTimeout, devices, f);
     }

@@ -34,23 +34,43 @@ public final class EventChannel implements AutoCloseable {
         return backend;
     }
 
-    /** rdma_create_event_channel, with the default {@link CmOptions}. */
+    /**
+     * {@code rdma_create_event_channel}, with the default {@link CmOptions}.
+     *
+     * @return the new channel
+     * @throws CmException if a backend cannot open its channel
+     */
     public static EventChannel create() {
         return new EventChannel(CmOptions.defaults());
     }
 
-    /** An event channel whose ids use these options (timeouts, devices, MAD transport). */
+    /**
+     * An event channel whose ids use these options (timeouts, devices, MAD transport).
+     *
+     * @param options the CM's options
+     * @return the new channel
+     * @throws CmException if a backend cannot open its channel
+     */
     public static EventChannel create(CmOptions options) {
         return new EventChannel(options);
     }
 
+    /**
+     * The options this channel's ids use.
+     *
+     * @return the options
+     */
     public CmOptions options() {
         return options;
     }
 
     /**
-     * rdma_get_cm_event with a deadline: the next event, waiting up to {@code timeout} for one;
-     * {@link CmError#TIMED_OUT} when none came.
+     * {@code rdma_get_cm_event} with a deadline: the next event, waiting up to {@code timeout} for one.
+     *
+     * @param timeout how long to wait
+     * @return the event, to be acked
+     * @throws CmException {@link CmError#TIMED_OUT} when none came (or the thread was
+     *     interrupted), CLOSED when the channel is closed
      */
     public CmEvent getEvent(Duration timeout) {
         if (backend != null) {
@@ -88,6 +108,11 @@ public final class EventChannel implements AutoCloseable {
      * CmException that names it — REJECTED as CONNECTION_REFUSED (with the reject reason),
      * UNREACHABLE as TIMED_OUT, the rest as INVALID_ARGUMENT; no event by the deadline is
      * TIMED_OUT.
+     *
+     * @param expected the event type awaited
+     * @param timeout how long to wait
+     * @return the event, to be acked
+     * @throws CmException for another event, or none by the deadline
      */
     public CmEvent getEvent(CmEventType expected, Duration timeout) {
         CmEvent e = getEvent(timeout);
@@ -103,6 +128,10 @@ public final class EventChannel implements AutoCloseable {
      * UNREACHABLE timed out; an address or route error is the errno its status names (timed
      * out when it names none we know); anything else is out of order. The event's
      * {@link CmEvent#detail()}, when it has one, leads the message.
+     *
+     * @param expected the event type awaited
+     * @param got the event that came instead
+     * @return the exception, to throw
      */
     public static CmException unexpected(CmEventType expected, CmEvent got) {
         CmError kind = switch (got.type()) {
@@ -124,7 +153,12 @@ public final class EventChannel implements AutoCloseable {
         return CmError.TIMED_OUT;
     }
 
-    /** The next event if one is queued, else null; never blocks. */
+    /**
+     * The next event if one is queued; never blocks.
+     *
+     * @return the event, to be acked, or null
+     * @throws CmException CLOSED when the channel is closed
+     */
     public CmEvent poll() {
         if (backend != null) {
             return backend.poll();

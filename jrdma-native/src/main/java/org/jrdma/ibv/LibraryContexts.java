@@ -24,7 +24,12 @@ public final class LibraryContexts {
     private LibraryContexts() {
     }
 
-    /** The wrapper of {@code ibvContext} (non-NULL), made on first use; its device is looked up by name. */
+    /**
+     * The wrapper of {@code ibvContext} (non-NULL), made on first use; its device is looked up by name.
+     *
+     * @param ibvContext a {@code struct ibv_context *} a library (librdmacm) opened
+     * @return the context wrapping it; closing it does not close the library's context
+     */
     public static synchronized NativeContext of(MemorySegment ibvContext) {
         NativeContext c = WRAPPED.get(ibvContext.address());
         if (c != null && !c.isClosed()) {

@@ -95,7 +95,11 @@ public final class NativeContext implements Context {
         }
     }
 
-    /** The struct ibv_context * itself, for native code that needs it (librdmacm, a later CM). */
+    /**
+     * The struct ibv_context * itself, for native code that needs it (librdmacm, a later CM).
+     *
+     * @return the {@code struct ibv_context *}
+     */
     public MemorySegment handle() {
         ensureOpen("context");
         return ctx;
@@ -271,7 +275,11 @@ public final class NativeContext implements Context {
         }
     }
 
-    /** Whether close() ran (a wrapper of a library's context is then made anew by {@link LibraryContexts}). */
+    /**
+     * Whether close() ran (a wrapper of a library's context is then made anew by {@link LibraryContexts}).
+     *
+     * @return true once closed
+     */
     public boolean isClosed() {
         return closed;
     }

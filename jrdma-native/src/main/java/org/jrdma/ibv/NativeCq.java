@@ -48,12 +48,20 @@ public final class NativeCq implements CompletionQueue {
         return c;
     }
 
-    /** The struct ibv_cq * (for rdma_create_qp). */
+    /**
+     * The struct ibv_cq * (for rdma_create_qp).
+     *
+     * @return the {@code struct ibv_cq *}
+     */
     public MemorySegment handle() {
         return cq;
     }
 
-    /** Its context (public for the librdmacm CM, which checks that a QP's CQs are of the id's context). */
+    /**
+     * Its context (public for the librdmacm CM, which checks that a QP's CQs are of the id's context).
+     *
+     * @return the context the CQ was created on
+     */
     public NativeContext context() {
         return context;
     }

@@ -45,7 +45,11 @@ public final class NativeDevice implements Device {
         return entry.name() + " (native)";
     }
 
-    /** The struct ibv_device * (for librdmacm and other native code that needs it). */
+    /**
+     * The struct ibv_device * (for librdmacm and other native code that needs it).
+     *
+     * @return the {@code struct ibv_device *}
+     */
     public MemorySegment handle() {
         return entry.device();
     }

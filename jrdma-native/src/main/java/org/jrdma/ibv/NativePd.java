@@ -35,7 +35,11 @@ public final class NativePd implements ProtectionDomain {
         return p;
     }
 
-    /** The struct ibv_pd * (for rdma_create_qp and other native code). */
+    /**
+     * The struct ibv_pd * (for rdma_create_qp and other native code).
+     *
+     * @return the {@code struct ibv_pd *}
+     */
     public synchronized MemorySegment handle() {
         ensureOpen("pd");
         return pd;
@@ -110,6 +114,10 @@ public final class NativePd implements ProtectionDomain {
     /**
      * A {@link org.jrdma.verbs.QueuePair} around a {@code struct ibv_qp *} that native code created
      * in this PD (rdma_create_qp), with the CQs, SRQ and type of {@code init}; closing it destroys it.
+     *
+     * @param ibvQp the {@code struct ibv_qp *}, created in this PD
+     * @param init the attributes it was created with
+     * @return the wrapper
      */
     public NativeQp adoptQp(MemorySegment ibvQp, QpInitAttr init) {
         ensureOpen("adopt ibv_qp");

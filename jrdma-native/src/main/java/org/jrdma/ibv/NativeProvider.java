@@ -17,6 +17,7 @@ import org.jrdma.verbs.spi.Provider;
  * line naming the fix.
  */
 public final class NativeProvider implements Provider {
+    /** The provider's name, {@code native}, as {@link #name()} returns it. */
     public static final String NAME = "native";
     /** The JVM flag a class-path program needs. */
     public static final String NATIVE_ACCESS_FLAG = "--enable-native-access=ALL-UNNAMED";
@@ -24,6 +25,12 @@ public final class NativeProvider implements Provider {
     private static volatile Availability availability;
 
     private record Availability(String cause, List<Device> devices) {
+    }
+
+    /**
+     * The provider, as ServiceLoader makes it; cheap: nothing is looked up until first use.
+     */
+    public NativeProvider() {
     }
 
     @Override
@@ -52,6 +59,9 @@ public final class NativeProvider implements Provider {
      * ENABLED after ibv_fork_init (madvise DONTFORK); DISABLED when neither holds — then a child
      * made by fork() (not posix_spawn, which ProcessBuilder uses on Linux) could take over pages
      * the NIC writes. "unknown" with an rdma-core older than 35. Null when unavailable.
+     *
+     * @return {@code UNNEEDED}, {@code ENABLED}, {@code DISABLED} or {@code unknown}; null when the
+     *     provider is unavailable
      */
     public static String forkSupport() {
         if (!new NativeProvider().isAvailable()) {

@@ -119,12 +119,20 @@ public final class NativeQp implements QueuePair {
         return c;
     }
 
-    /** Whether it was destroyed (close, or its context's close): native code that names it must forget it. */
+    /**
+     * Whether it was destroyed (close, or its context's close): native code that names it must forget it.
+     *
+     * @return true once destroyed
+     */
     public boolean isClosed() {
         return closed;
     }
 
-    /** The struct ibv_qp * (for native code such as librdmacm). */
+    /**
+     * The struct ibv_qp * (for native code such as librdmacm).
+     *
+     * @return the {@code struct ibv_qp *}
+     */
     public MemorySegment handle() {
         return qp;
     }

@@ -38,9 +38,14 @@ import org.junit.jupiter.api.Test;
  * must be queued by the time its cause can be observed.
  */
 public abstract class AsyncEventSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public AsyncEventSuite() {
+    }
+
     private static final Set<AsyncEventType> QP_ERRORS =
             Set.of(AsyncEventType.QP_ACCESS_ERR, AsyncEventType.QP_REQ_ERR, AsyncEventType.QP_FATAL);
 
+    /** Skips every test of the suite unless the provider has {@link Feature#ASYNC_EVENTS}. */
     @BeforeEach
     protected final void needsAsyncEvents() {
         assumeSupported(Feature.ASYNC_EVENTS);

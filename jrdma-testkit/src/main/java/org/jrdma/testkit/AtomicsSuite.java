@@ -26,6 +26,10 @@ import org.junit.jupiter.api.Test;
  * requester), which {@link ValueLayout#JAVA_LONG} reads here.
  */
 public abstract class AtomicsSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public AtomicsSuite() {
+    }
+
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
     /** The target word sits 8 bytes into a 64-byte guarded region; the rest must stay canary. */
     private static final int AT = 8;
@@ -34,6 +38,7 @@ public abstract class AtomicsSuite extends RdmaSuiteBase {
     private Endpoint b;
     private Guarded target;
 
+    /** Skips unless the provider has {@link Feature#ATOMICS}; connects a pair with remote atomic access. */
     @BeforeEach
     protected final void connectAtomicPair() {
         assumeSupported(Feature.ATOMICS);

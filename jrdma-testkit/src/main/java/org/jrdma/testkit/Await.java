@@ -16,12 +16,27 @@ public final class Await {
     private Await() {
     }
 
-    /** Waits for {@code condition}, spinning between polls; fails after {@code deadline}. */
+    /**
+     * Waits for {@code condition}, spinning between polls; fails after {@code deadline}.
+     *
+     * @param condition polled until it holds
+     * @param deadline how long to wait
+     * @param what what is awaited, for the failure
+     * @throws AssertionError naming {@code what} when the deadline passes first
+     */
     public static void until(BooleanSupplier condition, Duration deadline, String what) {
         until(Thread::onSpinWait, condition, deadline, () -> what);
     }
 
-    /** Waits for {@code condition}, running {@code progress} between polls. */
+    /**
+     * Waits for {@code condition}, running {@code progress} between polls.
+     *
+     * @param progress run between polls (the provider's progress hook)
+     * @param condition polled until it holds
+     * @param deadline how long to wait
+     * @param what what is awaited, for the failure
+     * @throws AssertionError naming {@code what} when the deadline passes first
+     */
     public static void until(Runnable progress, BooleanSupplier condition, Duration deadline, String what) {
         until(progress, condition, deadline, () -> what);
     }
@@ -29,6 +44,9 @@ public final class Await {
     /**
      * Waits for {@code condition}, running {@code progress} between polls.
      *
+     * @param progress run between polls (the provider's progress hook)
+     * @param condition polled until it holds
+     * @param deadline how long to wait
      * @param what evaluated only on failure, so it can report what was seen so far
      * @throws AssertionError naming {@code what} when the deadline passes first
      */
@@ -50,7 +68,11 @@ public final class Await {
      * Checks that {@code invariant} holds on every poll for the whole {@code window}, running
      * {@code progress} between polls: the way to assert that something does not happen.
      *
+     * @param progress run between polls (the provider's progress hook)
+     * @param invariant must hold on every poll
+     * @param window how long to watch
      * @param what what broke the invariant, evaluated only on failure
+     * @throws AssertionError naming {@code what} when the invariant fails
      */
     public static void holdsFor(Runnable progress, BooleanSupplier invariant, Duration window, Supplier<String> what) {
         long start = System.nanoTime();

@@ -36,18 +36,32 @@ public final class CapturedLog implements AutoCloseable {
         logger.addHandler(handler);
     }
 
-    /** Captures what the logger {@code name} (and the loggers below it) write from now on. */
+    /**
+     * Captures what the logger {@code name} (and the loggers below it) write from now on.
+     *
+     * @param name a logger name, e.g. {@code org.jrdma.soft}
+     * @return the capture; close it to detach
+     */
     public static CapturedLog of(String name) {
         return new CapturedLog(name);
     }
 
-    /** The formatted messages at WARNING or above that contain {@code text}. */
+    /**
+     * The formatted messages at WARNING or above that contain {@code text}.
+     *
+     * @param text what a message must contain
+     * @return the messages, in order
+     */
     public List<String> warnings(String text) {
         return records.stream().filter(r -> r.getLevel().intValue() >= Level.WARNING.intValue())
                 .map(CapturedLog::message).filter(m -> m.contains(text)).toList();
     }
 
-    /** Every formatted message at WARNING or above. */
+    /**
+     * Every formatted message at WARNING or above.
+     *
+     * @return the messages, in order
+     */
     public List<String> warnings() {
         return warnings("");
     }

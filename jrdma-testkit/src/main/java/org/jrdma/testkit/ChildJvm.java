@@ -16,7 +16,13 @@ public final class ChildJvm {
     private ChildJvm() {
     }
 
-    /** The entries, distinct and in that order, joined by the path separator. */
+    /**
+     * The entries, distinct and in that order, joined by the path separator.
+     *
+     * @param anchors classes whose code sources are added (test classes patched into a module)
+     * @return the class path
+     * @throws IllegalArgumentException if a class has no file location
+     */
     public static String classPath(Class<?>... anchors) {
         Set<String> entries = new LinkedHashSet<>();
         for (String property : new String[] {"java.class.path", "jdk.module.path"}) {
@@ -32,7 +38,13 @@ public final class ChildJvm {
         return String.join(File.pathSeparator, entries);
     }
 
-    /** Only where the {@code classes} were loaded from, joined by the path separator: a child that needs nothing else. */
+    /**
+     * Only where the {@code classes} were loaded from, joined by the path separator: a child that needs nothing else.
+     *
+     * @param classes the classes the child needs
+     * @return the class path
+     * @throws IllegalArgumentException if a class has no file location
+     */
     public static String codeSources(Class<?>... classes) {
         Set<String> entries = new LinkedHashSet<>();
         for (Class<?> c : classes) {

@@ -29,10 +29,15 @@ import org.junit.jupiter.api.Test;
  * be pending: no timing assumption, and a caller-driven engine need not run inside getEvent.
  */
 public abstract class CompletionChannelSuite extends ProviderSuite {
+    /** For a provider's subclass, which supplies the fixture. */
+    public CompletionChannelSuite() {
+    }
+
     private Endpoint a;
     private Endpoint b;
     private long nextWrId = 1;
 
+    /** Connects a pair whose CQs report to completion channels. */
     @BeforeEach
     protected final void connectPairWithChannels() {
         Loopback lb = loopback(Options.defaults().withCompletionChannel(true));

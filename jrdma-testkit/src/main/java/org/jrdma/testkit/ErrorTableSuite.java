@@ -31,6 +31,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SendWithTooSmallRecv is {@link SendRecvSuite}'s; local-side rows are {@link LocalErrorSuite}'s.
  */
 public abstract class ErrorTableSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public ErrorTableSuite() {
+    }
+
     private static final long BAD = 0xBAD;
     private static final long NEXT = 0x4E7;
     private static final int LEN = 64;

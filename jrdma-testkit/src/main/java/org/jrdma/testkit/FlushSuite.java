@@ -31,6 +31,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * refuses one more with ENOMEM.
  */
 public abstract class FlushSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public FlushSuite() {
+    }
+
     private static final List<WrOpcode> MIXED = List.of(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ,
             WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.SEND_WITH_IMM, WrOpcode.ATOMIC_FETCH_AND_ADD,
             WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND, WrOpcode.RDMA_READ, WrOpcode.RDMA_WRITE);

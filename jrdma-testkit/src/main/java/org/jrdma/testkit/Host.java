@@ -9,7 +9,11 @@ public final class Host {
     private Host() {
     }
 
-    /** Whether this process runs with effective uid 0 (Linux; false elsewhere). */
+    /**
+     * Whether this process runs with effective uid 0 (Linux; false elsewhere).
+     *
+     * @return true for root
+     */
     public static boolean isRoot() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {

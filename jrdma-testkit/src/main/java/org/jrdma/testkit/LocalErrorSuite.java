@@ -28,6 +28,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * is bad (BadRecvAddr, class A) fails both sides: REM_OP_ERR and LOC_PROT_ERR, both QPs in ERR.
  */
 public abstract class LocalErrorSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public LocalErrorSuite() {
+    }
+
     private static final long BAD = 0xBAD;
     private static final long NEXT = 0x4E7;
     private static final int LEN = 64;

@@ -85,78 +85,142 @@ public final class Loopback implements AutoCloseable {
             return c;
         }
 
-        /** An RC pair at MTU 1024 with 64 KiB buffers and {@link RcAttrs}' attributes. */
+        /**
+         * An RC pair at MTU 1024 with 64 KiB buffers and {@link RcAttrs}' attributes.
+         *
+         * @return the default options
+         */
         public static Options defaults() {
             return new Options();
         }
 
+        /**
+         * The path MTU both QPs are brought to RTR with.
+         *
+         * @param m the path MTU (1024 by default)
+         * @return the changed copy
+         */
         public Options withMtu(Mtu m) {
             Options c = copy();
             c.mtu = m;
             return c;
         }
 
-        /** The size of each of the four buffers (both sides' send and receive buffers). */
+        /**
+         * The size of each of the four buffers (both sides' send and receive buffers).
+         *
+         * @param n bytes per buffer (64 KiB by default)
+         * @return the changed copy
+         */
         public Options withBufferBytes(int n) {
             Options c = copy();
             c.bufferBytes = n;
             return c;
         }
 
+        /**
+         * The capabilities both QPs are created with.
+         *
+         * @param cap the queue sizes and SGE and inline limits
+         * @return the changed copy
+         */
         public Options withCap(QpCap cap) {
             Options c = copy();
             c.cap = cap;
             return c;
         }
 
+        /**
+         * The size of each CQ.
+         *
+         * @param n the CQ entries asked for (256 by default)
+         * @return the changed copy
+         */
         public Options withCqEntries(int n) {
             Options c = copy();
             c.cqEntries = n;
             return c;
         }
 
+        /**
+         * Whether every send WR completes ({@code sq_sig_all}), not only signaled ones.
+         *
+         * @param on true for sq_sig_all
+         * @return the changed copy
+         */
         public Options withSqSigAll(boolean on) {
             Options c = copy();
             c.sqSigAll = on;
             return c;
         }
 
-        /** Gives each side a completion channel that both of its CQs report to. */
+        /**
+         * Gives each side a completion channel that both of its CQs report to.
+         *
+         * @param on whether to
+         * @return the changed copy
+         */
         public Options withCompletionChannel(boolean on) {
             Options c = copy();
             c.completionChannel = on;
             return c;
         }
 
-        /** Seeds the initial PSNs. */
+        /**
+         * Seeds the initial PSNs.
+         *
+         * @param s the seed of the PSNs' Random
+         * @return the changed copy
+         */
         public Options withSeed(long s) {
             Options c = copy();
             c.seed = s;
             return c;
         }
 
-        /** RC (default), UC or UD. */
+        /**
+         * RC (default), UC or UD.
+         *
+         * @param type the QP type
+         * @return the changed copy
+         */
         public Options withQpType(QpType type) {
             Options c = copy();
             c.qpType = Objects.requireNonNull(type);
             return c;
         }
 
-        /** Both QPs' qp_access_flags (RC and UC): what their peer may do to them. */
+        /**
+         * Both QPs' qp_access_flags (RC and UC): what their peer may do to them.
+         *
+         * @param access {@code AccessFlags} bits
+         * @return the changed copy
+         */
         public Options withQpAccess(int access) {
             Options c = copy();
             c.qpAccess = access;
             return c;
         }
 
-        /** The access flags the four buffers are registered with. */
+        /**
+         * The access flags the four buffers are registered with.
+         *
+         * @param access {@code AccessFlags} bits
+         * @return the changed copy
+         */
         public Options withMrAccess(int access) {
             Options c = copy();
             c.mrAccess = access;
             return c;
         }
 
-        /** Local ACK timeout (4.096 µs × 2^t) and retry_cnt of both RC QPs. */
+        /**
+         * Local ACK timeout (4.096 µs × 2^t) and retry_cnt of both RC QPs.
+         *
+         * @param timeout the ACK timeout exponent, 0..31
+         * @param retryCnt the retry count, 0..7
+         * @return the changed copy
+         */
         public Options withRetry(int timeout, int retryCnt) {
             Options c = copy();
             c.timeout = timeout;
@@ -164,7 +228,13 @@ public final class Loopback implements AutoCloseable {
             return c;
         }
 
-        /** rnr_retry (requester) and min_rnr_timer (responder) of both RC QPs. */
+        /**
+         * rnr_retry (requester) and min_rnr_timer (responder) of both RC QPs.
+         *
+         * @param rnrRetry the RNR retry count, 0..7 (7: infinite)
+         * @param minRnrTimer the RNR timer code, 0..31
+         * @return the changed copy
+         */
         public Options withRnr(int rnrRetry, int minRnrTimer) {
             Options c = copy();
             c.rnrRetry = rnrRetry;
@@ -172,7 +242,13 @@ public final class Loopback implements AutoCloseable {
             return c;
         }
 
-        /** max_rd_atomic (initiator depth) and max_dest_rd_atomic (responder resources). */
+        /**
+         * max_rd_atomic (initiator depth) and max_dest_rd_atomic (responder resources).
+         *
+         * @param maxRdAtomic outstanding reads and atomics each QP initiates
+         * @param maxDestRdAtomic outstanding reads and atomics each QP answers
+         * @return the changed copy
+         */
         public Options withRdAtomic(int maxRdAtomic, int maxDestRdAtomic) {
             Options c = copy();
             c.maxRdAtomic = maxRdAtomic;
@@ -183,6 +259,9 @@ public final class Loopback implements AutoCloseable {
         /**
          * How far B is brought: RESET, INIT, RTR or RTS (default). A always reaches RTS,
          * addressed to B's QPN and PSN, so its requests find B not (yet) ready.
+         *
+         * @param s RESET, INIT, RTR or RTS
+         * @return the changed copy
          */
         public Options withPeerState(QpState s) {
             Options c = copy();
@@ -190,7 +269,12 @@ public final class Loopback implements AutoCloseable {
             return c;
         }
 
-        /** Gives each side an SRQ created with {@code attr} that its QP receives from. */
+        /**
+         * Gives each side an SRQ created with {@code attr} that its QP receives from.
+         *
+         * @param attr the SRQ's attributes
+         * @return the changed copy
+         */
         public Options withSrq(SrqInitAttr attr) {
             Options c = copy();
             c.srq = attr;
@@ -200,6 +284,9 @@ public final class Loopback implements AutoCloseable {
         /**
          * B of the new pair shares {@code peer}'s context, PD, CQs, buffers and SRQ; only its QP
          * is new. The pair must be closed before the one {@code peer} belongs to.
+         *
+         * @param peer an endpoint of an open pair
+         * @return the changed copy
          */
         public Options withSharedPeer(Endpoint peer) {
             Options c = copy();
@@ -207,70 +294,155 @@ public final class Loopback implements AutoCloseable {
             return c;
         }
 
+        /**
+         * The path MTU.
+         *
+         * @return the MTU
+         */
         public Mtu mtu() {
             return mtu;
         }
 
+        /**
+         * The size of each buffer.
+         *
+         * @return bytes per buffer
+         */
         public int bufferBytes() {
             return bufferBytes;
         }
 
+        /**
+         * The QPs' capabilities.
+         *
+         * @return the capabilities
+         */
         public QpCap cap() {
             return cap;
         }
 
+        /**
+         * The size of each CQ.
+         *
+         * @return the CQ entries asked for
+         */
         public int cqEntries() {
             return cqEntries;
         }
 
+        /**
+         * Whether every send WR completes.
+         *
+         * @return the sq_sig_all setting
+         */
         public boolean sqSigAll() {
             return sqSigAll;
         }
 
+        /**
+         * Whether each side has a completion channel.
+         *
+         * @return true if it has
+         */
         public boolean completionChannel() {
             return completionChannel;
         }
 
+        /**
+         * The seed of the initial PSNs.
+         *
+         * @return the seed
+         */
         public long seed() {
             return seed;
         }
 
+        /**
+         * The QP type.
+         *
+         * @return RC, UC or UD
+         */
         public QpType qpType() {
             return qpType;
         }
 
+        /**
+         * The QPs' access flags.
+         *
+         * @return {@code AccessFlags} bits
+         */
         public int qpAccess() {
             return qpAccess;
         }
 
+        /**
+         * The buffers' access flags.
+         *
+         * @return {@code AccessFlags} bits
+         */
         public int mrAccess() {
             return mrAccess;
         }
 
+        /**
+         * The local ACK timeout exponent.
+         *
+         * @return 0..31
+         */
         public int timeout() {
             return timeout;
         }
 
+        /**
+         * The retry count.
+         *
+         * @return 0..7
+         */
         public int retryCnt() {
             return retryCnt;
         }
 
+        /**
+         * The RNR retry count.
+         *
+         * @return 0..7
+         */
         public int rnrRetry() {
             return rnrRetry;
         }
 
+        /**
+         * The RNR timer code.
+         *
+         * @return 0..31
+         */
         public int minRnrTimer() {
             return minRnrTimer;
         }
 
+        /**
+         * The initiator depth.
+         *
+         * @return max_rd_atomic
+         */
         public int maxRdAtomic() {
             return maxRdAtomic;
         }
 
+        /**
+         * The responder resources.
+         *
+         * @return max_dest_rd_atomic
+         */
         public int maxDestRdAtomic() {
             return maxDestRdAtomic;
         }
 
+        /**
+         * How far B is brought.
+         *
+         * @return RESET, INIT, RTR or RTS
+         */
         public QpState peerState() {
             return peerState;
         }
@@ -278,14 +450,19 @@ public final class Loopback implements AutoCloseable {
 
     /** One side of the pair. */
     public static final class Endpoint {
+        /** The context this side lives in. */
         public final Context context;
+        /** This side's PD, which its QP, buffers and address handle are in. */
         public final ProtectionDomain pd;
         /** Null unless {@link Options#completionChannel()}. */
         public final CompletionChannel channel;
+        /** The CQ this side's send queue completes to. */
         public final CompletionQueue sendCq;
+        /** The CQ this side's receive queue (or SRQ) completes to. */
         public final CompletionQueue recvCq;
         /** Null unless {@link Options#withSrq}. */
         public final SharedReceiveQueue srq;
+        /** This side's QP, in RTS (B: in {@link Options#peerState()}). */
         public final QueuePair qp;
         /** Where this side's sends gather from. */
         public final MemoryRegion sendMr;
@@ -293,6 +470,7 @@ public final class Loopback implements AutoCloseable {
         public final MemoryRegion recvMr;
         /** The PSN this side starts sending with (its peer's expected PSN). */
         public final int sqPsn;
+        /** This side's GID at the pair's GID index. */
         public final Gid gid;
         private AddressHandle ah;
 
@@ -331,7 +509,11 @@ public final class Loopback implements AutoCloseable {
                     .sqSigAll(o.sqSigAll()).srq(srq);
         }
 
-        /** UD: the address handle to the peer (in this side's PD); null for RC and UC. */
+        /**
+         * UD: the address handle to the peer (in this side's PD); null for RC and UC.
+         *
+         * @return the address handle, or null
+         */
         public AddressHandle ah() {
             return ah;
         }
@@ -347,12 +529,31 @@ public final class Loopback implements AutoCloseable {
         this.b = b;
     }
 
-    /** Both QPs in one context. */
+    /**
+     * Both QPs in one context.
+     *
+     * @param context the context
+     * @param port the port number
+     * @param gidIndex the GID index of both sides' address vectors
+     * @param o how to build the pair
+     * @return the connected pair
+     * @throws org.jrdma.verbs.VerbsException if a resource cannot be made; what was made is closed
+     */
     public static Loopback open(Context context, int port, int gidIndex, Options o) {
         return open(context, context, port, gidIndex, o);
     }
 
-    /** QP a in {@code contextA}, QP b in {@code contextB}, connected to each other. */
+    /**
+     * QP a in {@code contextA}, QP b in {@code contextB}, connected to each other.
+     *
+     * @param contextA A's context
+     * @param contextB B's context (may be {@code contextA})
+     * @param port the port number
+     * @param gidIndex the GID index of both sides' address vectors
+     * @param o how to build the pair
+     * @return the connected pair
+     * @throws org.jrdma.verbs.VerbsException if a resource cannot be made; what was made is closed
+     */
     public static Loopback open(Context contextA, Context contextB, int port, int gidIndex, Options o) {
         Closer closer = new Closer();
         try {
@@ -406,10 +607,20 @@ public final class Loopback implements AutoCloseable {
                 .timeout(o.timeout()).retryCnt(o.retryCnt()).rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic());
     }
 
+    /**
+     * Side A, always in RTS.
+     *
+     * @return side A
+     */
     public Endpoint a() {
         return a;
     }
 
+    /**
+     * Side B, in {@link Options#peerState()}.
+     *
+     * @return side B
+     */
     public Endpoint b() {
         return b;
     }

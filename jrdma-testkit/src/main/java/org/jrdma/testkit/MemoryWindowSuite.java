@@ -40,6 +40,10 @@ import org.junit.jupiter.api.Test;
  * {@code immData}, in host order.
  */
 public abstract class MemoryWindowSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public MemoryWindowSuite() {
+    }
+
     private static final long WINDOW = 4096;
     private static final long WINDOW_BYTES = 4096;
     private static final int RW = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
@@ -48,6 +52,7 @@ public abstract class MemoryWindowSuite extends RdmaSuiteBase {
     private Endpoint a;
     private Endpoint b;
 
+    /** Skips unless the provider has memory windows of a type; connects a pair with bindable MRs. */
     @BeforeEach
     protected final void connectPairWithBindableMemory() {
         assumeTrue(fx.supports(Feature.MEMORY_WINDOW_TYPE_1) || fx.supports(Feature.MEMORY_WINDOW_TYPE_2),

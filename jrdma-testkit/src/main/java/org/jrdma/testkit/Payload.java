@@ -9,14 +9,24 @@ public final class Payload {
     private Payload() {
     }
 
-    /** Fills {@code target} with bytes from {@code new Random(seed)}. */
+    /**
+     * Fills {@code target} with bytes from {@code new Random(seed)}.
+     *
+     * @param target the memory to fill, at most 2 GiB
+     * @param seed the random seed
+     */
     public static void fill(MemorySegment target, long seed) {
         byte[] bytes = new byte[Math.toIntExact(target.byteSize())];
         new Random(seed).nextBytes(bytes);
         MemorySegment.copy(MemorySegment.ofArray(bytes), 0, target, 0, bytes.length);
     }
 
-    /** The bytes of several segments one after another, as a gather list sends them. */
+    /**
+     * The bytes of several segments one after another, as a gather list sends them.
+     *
+     * @param parts the segments, in order
+     * @return a heap segment holding them all
+     */
     public static MemorySegment concat(MemorySegment... parts) {
         long total = 0;
         for (MemorySegment p : parts) {
@@ -31,7 +41,14 @@ public final class Payload {
         return all;
     }
 
-    /** Fails at the first byte where {@code actual} differs from {@code expected}. */
+    /**
+     * Fails at the first byte where {@code actual} differs from {@code expected}.
+     *
+     * @param actual the bytes received
+     * @param expected the bytes sent
+     * @param what names the transfer in the failure
+     * @throws AssertionError at the first difference, or when the sizes differ
+     */
     public static void assertSameBytes(MemorySegment actual, MemorySegment expected, String what) {
         if (actual.byteSize() != expected.byteSize()) {
             throw new AssertionError(what + ": " + actual.byteSize() + " bytes, expected " + expected.byteSize());
@@ -43,7 +60,14 @@ public final class Payload {
         }
     }
 
-    /** Fails unless every byte of {@code segment} is {@code value}: memory nobody may touch. */
+    /**
+     * Fails unless every byte of {@code segment} is {@code value}: memory nobody may touch.
+     *
+     * @param segment the memory to check
+     * @param value the canary byte
+     * @param what names the memory in the failure
+     * @throws AssertionError at the first byte that differs
+     */
     public static void assertFilledWith(MemorySegment segment, byte value, String what) {
         for (long i = 0; i < segment.byteSize(); i++) {
             byte b = segment.get(ValueLayout.JAVA_BYTE, i);

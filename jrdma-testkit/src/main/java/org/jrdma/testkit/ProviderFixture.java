@@ -14,6 +14,8 @@ public interface ProviderFixture {
     /**
      * A context on the device under test, called before each test. Fresh per call or one shared
      * context: the fixture decides, and {@link #releaseContext(Context)} must match that choice.
+     *
+     * @return an open context
      */
     Context openContext();
 
@@ -21,6 +23,8 @@ public interface ProviderFixture {
      * The context the second QP of a {@link Loopback} lives in, opened only by tests that build
      * one. By default {@link #openContext()} again (the same device); a provider may return
      * a second device so that loopback traffic crosses its real network path.
+     *
+     * @return an open context
      */
     default Context openPeerContext() {
         return openContext();
@@ -30,22 +34,37 @@ public interface ProviderFixture {
      * Takes back a context obtained from {@link #openContext()} or {@link #openPeerContext()},
      * once per distinct context after each test. Closes it by default; a fixture that shares
      * one context overrides this to keep it open.
+     *
+     * @param context the context to take back
      */
     default void releaseContext(Context context) {
         context.close();
     }
 
-    /** The port to use (ibverbs numbers them from 1). */
+    /**
+     * The port to use (ibverbs numbers them from 1).
+     *
+     * @return the port number, 1 by default
+     */
     default int port() {
         return 1;
     }
 
-    /** The GID table index to use as the source GID of address vectors. */
+    /**
+     * The GID table index to use as the source GID of address vectors.
+     *
+     * @return the index, 0 by default
+     */
     default int gidIndex() {
         return 0;
     }
 
-    /** Does the provider implement this optional feature? Tests that need it are skipped if not. */
+    /**
+     * Does the provider implement this optional feature? Tests that need it are skipped if not.
+     *
+     * @param feature the feature
+     * @return true if it does
+     */
     boolean supports(Feature feature);
 
     /**
@@ -57,17 +76,30 @@ public interface ProviderFixture {
         Thread.onSpinWait();
     }
 
-    /** How long to wait for anything that must happen before the test fails. */
+    /**
+     * How long to wait for anything that must happen before the test fails.
+     *
+     * @return the deadline, 10 s by default
+     */
     default Duration deadline() {
         return Duration.ofSeconds(10);
     }
 
-    /** How long to watch for something that must not happen (a stray completion or event). */
+    /**
+     * How long to watch for something that must not happen (a stray completion or event).
+     *
+     * @return the watch time, 200 ms by default
+     */
     default Duration settleTime() {
         return Duration.ofMillis(200);
     }
 
-    /** Waits until {@code condition} holds, driving {@link #progress()}; fails naming {@code what}. */
+    /**
+     * Waits until {@code condition} holds, driving {@link #progress()}; fails naming {@code what}.
+     *
+     * @param condition polled until it holds
+     * @param what what is awaited, for the failure
+     */
     default void awaitCondition(BooleanSupplier condition, String what) {
         Await.until(this::progress, condition, deadline(), () -> what);
     }

@@ -35,6 +35,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * REL-18).
  */
 public abstract class QpPostingSuite extends QpSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public QpPostingSuite() {
+    }
+
     /** rdma-core post_rq_state_bad_flow: no receive may be posted in RESET (§3.1). */
     @Test
     void postRecvInResetIsRefusedWithEinval() {

@@ -40,6 +40,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * state is {@link QpPostingSuite}.
  */
 public abstract class QpStateMachineSuite extends QpSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public QpStateMachineSuite() {
+    }
+
     /** SQE is entered only on a send error of a UC/UD QP: an RC QP is never there (§3.1). */
     private static final List<QpState> REACHABLE = List.of(RESET, INIT, RTR, RTS, SQD, ERR);
     private static final List<QpState> TARGETS = List.of(RESET, INIT, RTR, RTS, SQD, SQE, ERR);

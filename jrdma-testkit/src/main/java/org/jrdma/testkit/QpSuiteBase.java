@@ -32,17 +32,28 @@ import org.junit.jupiter.api.BeforeEach;
  * brought to any reachable state by legal steps.
  */
 public abstract class QpSuiteBase extends ProviderSuite {
+    /** For a provider's subclass, which supplies the fixture. */
+    public QpSuiteBase() {
+    }
+
     static final QpType RC = QpType.RC;
     static final QpCap CAP = new QpCap(16, 16, 1, 1, 0);
     static final int PSN = 0x3A5C1;
 
+    /** The test's PD. */
     protected ProtectionDomain pd;
+    /** The CQ the QPs' send queues complete to (256 entries). */
     protected CompletionQueue sendCq;
+    /** The CQ the QPs' receive queues complete to (256 entries). */
     protected CompletionQueue recvCq;
+    /** A 4 KiB MR with LOCAL_WRITE access. */
     protected MemoryRegion mr;
+    /** The port's GID at the fixture's GID index. */
     protected Gid gid;
+    /** The path MTU: 1024 or the port's active MTU if smaller. */
     protected Mtu mtu;
 
+    /** Before each test: the PD, the CQs, the MR, the GID and the MTU. */
     @BeforeEach
     protected final void createQpResources() {
         pd = track(context.allocPd());
@@ -54,10 +65,21 @@ public abstract class QpSuiteBase extends ProviderSuite {
         mtu = Mtu.MTU_1024.min(context.queryPort(fx.port()).activeMtu());
     }
 
+    /**
+     * A fresh RC QP in RESET on the test's CQs, closed after the test.
+     *
+     * @return the QP
+     */
     protected final QueuePair newQp() {
         return track(pd.createQp(new QpInitAttr().qpType(RC).sendCq(sendCq).recvCq(recvCq).cap(CAP)));
     }
-    /** A fresh QP brought to {@code state} by legal steps; connected to itself from RTR on. */
+    /**
+     * A fresh QP brought to {@code state} by legal steps; connected to itself from RTR on.
+     *
+     * @param state RESET, INIT, RTR, RTS, SQD or ERR
+     * @return the QP, in {@code state}
+     * @throws IllegalArgumentException for a state an RC QP cannot be brought to this way
+     */
     protected final QueuePair qpIn(QpState state) {
         QueuePair qp = newQp();
         if (state != RESET) {
@@ -80,9 +102,22 @@ public abstract class QpSuiteBase extends ProviderSuite {
         assertThat(qp.query().qpState()).as("a fresh QP brought to %s", state).isEqualTo(state);
         return qp;
     }
+    /**
+     * A receive of 64 bytes into the MR.
+     *
+     * @param wrId the work request ID
+     * @return the work request
+     */
     protected final RecvWorkRequest recv(long wrId) {
         return new RecvWorkRequest().wrId(wrId).sg(Sge.of(mr, 0, 64));
     }
+    /**
+     * A SEND of the MR's first 64 bytes.
+     *
+     * @param wrId the work request ID
+     * @param flags {@code SendFlags} bits
+     * @return the work request
+     */
     protected final SendWorkRequest send(long wrId, int flags) {
         return new SendWorkRequest().wrId(wrId).flags(flags).sg(Sge.of(mr, 0, 64));
     }

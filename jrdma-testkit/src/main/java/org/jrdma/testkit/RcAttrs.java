@@ -15,9 +15,13 @@ import org.jrdma.verbs.QpWalk;
  * READ/atomic each way. The constants name them for suites that assert on them.
  */
 public final class RcAttrs {
+    /** rc_pingpong's local ACK timeout: 14 (4.096 µs × 2^14 ≈ 67 ms). */
     public static final int TIMEOUT = pingpong().timeout();
+    /** rc_pingpong's retry count: 7. */
     public static final int RETRY_CNT = pingpong().retryCnt();
+    /** rc_pingpong's RNR retry count: 7 (infinite). */
     public static final int RNR_RETRY = pingpong().rnrRetry();
+    /** rc_pingpong's min RNR timer: 12 (0.64 ms). */
     public static final int MIN_RNR_TIMER = pingpong().minRnrTimer();
     /** max_rd_atomic and max_dest_rd_atomic, which rc_pingpong sets alike. */
     public static final int RD_ATOMIC = pingpong().maxRdAtomic();
@@ -34,17 +38,36 @@ public final class RcAttrs {
         return QpWalk.rcPingpong(QpType.RC);
     }
 
-    /** RESET → INIT with exactly its required attributes (P_Key index 0). */
+    /**
+     * RESET → INIT with exactly its required attributes (P_Key index 0).
+     *
+     * @param port the port number
+     * @param access the remote access flags ({@code AccessFlags} bits)
+     * @return the attributes, with their mask
+     */
     public static QpAttr init(int port, int access) {
         return pingpong().port(port).accessFlags(access).init();
     }
 
-    /** INIT → RTR with exactly its required attributes. */
+    /**
+     * INIT → RTR with exactly its required attributes.
+     *
+     * @param av the address vector of the peer
+     * @param mtu the path MTU
+     * @param destQpn the peer's QPN
+     * @param rqPsn the first PSN expected from the peer
+     * @return the attributes, with their mask
+     */
     public static QpAttr rtr(AhAttr av, Mtu mtu, int destQpn, int rqPsn) {
         return pingpong().ahAttr(av).pathMtu(mtu).destQpNum(destQpn).rqPsn(rqPsn).rtr();
     }
 
-    /** RTR → RTS with exactly its required attributes. */
+    /**
+     * RTR → RTS with exactly its required attributes.
+     *
+     * @param sqPsn the first PSN sent
+     * @return the attributes, with their mask
+     */
     public static QpAttr rts(int sqPsn) {
         return pingpong().sqPsn(sqPsn).rts();
     }
@@ -54,6 +77,16 @@ public final class RcAttrs {
      * that a test picks what a modify carries with an explicit mask alone
      * ({@link org.jrdma.verbs.QueuePair#modify(QpAttr, int)}). ALT_PATH, PATH_MIG_STATE and
      * RATE_LIMIT have no setter: only their mask bits can be sent.
+     *
+     * @param from the state the modify starts from
+     * @param to the state it leads to
+     * @param av the address vector
+     * @param mtu the path MTU
+     * @param port the port number
+     * @param destQpn the peer's QPN
+     * @param psn the PSN, for both RQ and SQ
+     * @param cap the QP's capabilities
+     * @return the attributes
      */
     public static QpAttr every(QpState from, QpState to, AhAttr av, Mtu mtu, int port, int destQpn, int psn,
             QpCap cap) {

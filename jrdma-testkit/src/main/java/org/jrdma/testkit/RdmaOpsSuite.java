@@ -34,6 +34,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * receive and completes it as RECV_RDMA_WITH_IMM with byte_len = the write's length).
  */
 public abstract class RdmaOpsSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public RdmaOpsSuite() {
+    }
+
     private static final long SEED = 0xD47A;
     private static final List<WrOpcode> OPCODES = List.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM,
             WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ);

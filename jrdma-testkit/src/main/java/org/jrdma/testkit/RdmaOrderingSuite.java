@@ -32,6 +32,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the last packet of a SEND or WRITE_WITH_IMM).
  */
 public abstract class RdmaOrderingSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public RdmaOrderingSuite() {
+    }
+
     private static final long SEED = 0xF3_4CE;
 
     // ---- FENCE ----------------------------------------------------------------------------------

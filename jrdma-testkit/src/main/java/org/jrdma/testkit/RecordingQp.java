@@ -16,7 +16,12 @@ import org.jrdma.verbs.spi.QpTransitions;
  * Only {@code qpNum}, {@code qpType}, {@code state} and {@code modify} are supported.
  */
 public final class RecordingQp {
-    /** One modify_qp call as made. */
+    /**
+     * One modify_qp call as made.
+     *
+     * @param attr the attributes given
+     * @param mask the attribute mask given
+     */
     public record Modify(QpAttr attr, int mask) {
     }
 
@@ -26,6 +31,12 @@ public final class RecordingQp {
     private final QueuePair qp;
     private QpState state = QpState.RESET;
 
+    /**
+     * A QP in RESET.
+     *
+     * @param qpType its type, which decides the legal transitions
+     * @param qpNum the QPN it reports
+     */
     public RecordingQp(QpType qpType, int qpNum) {
         this.qpType = qpType;
         this.qpNum = qpNum;
@@ -51,15 +62,29 @@ public final class RecordingQp {
         modifies.add(new Modify(attr, mask));
     }
 
+    /**
+     * The QP to give the code under test.
+     *
+     * @return a {@link QueuePair} whose other methods throw UnsupportedOperationException
+     */
     public QueuePair qp() {
         return qp;
     }
 
+    /**
+     * The QPN it reports.
+     *
+     * @return the QPN
+     */
     public int qpNum() {
         return qpNum;
     }
 
-    /** Every modify that passed, in order. */
+    /**
+     * Every modify that passed, in order.
+     *
+     * @return the recorded modifies
+     */
     public synchronized List<Modify> modifies() {
         return List.copyOf(modifies);
     }

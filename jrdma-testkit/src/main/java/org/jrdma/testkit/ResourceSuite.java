@@ -28,8 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Device, port and GID queries; PDs, MRs and CQs: what they report and what they refuse. */
 public abstract class ResourceSuite extends ProviderSuite {
+    /** For a provider's subclass, which supplies the fixture. */
+    public ResourceSuite() {
+    }
+
     private Arena arena;
 
+    /** Opens the shared arena the test's memory comes from, closed after the test. */
     @BeforeEach
     protected final void openArena() {
         // Shared: a provider may touch registered memory from its own threads.

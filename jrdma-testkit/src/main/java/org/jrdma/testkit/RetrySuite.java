@@ -33,6 +33,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with timeouts of 16.8–67 ms so that a test stays well under a second.
  */
 public abstract class RetrySuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public RetrySuite() {
+    }
+
     /** 4.19 ms per try: quick failures where only the outcome is checked. */
     private static final int QUICK_TIMEOUT = 10;
 

@@ -33,6 +33,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * machine). No sleep: the clock starts just before the post.
  */
 public abstract class RnrSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public RnrSuite() {
+    }
+
     private static final int LONG_TIMER = 28;
 
     /** REL-15 (a): exactly rnr_retry retries, then RNR_RETRY_EXC_ERR; the SQ behind it flushes. */

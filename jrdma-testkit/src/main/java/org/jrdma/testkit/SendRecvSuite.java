@@ -37,6 +37,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * no fault injection.
  */
 public abstract class SendRecvSuite extends ProviderSuite {
+    /** For a provider's subclass, which supplies the fixture. */
+    public SendRecvSuite() {
+    }
+
     /** Immediate data is carried in network order end to end: whatever int goes in comes out. */
     private static final int IMM = 0x01020304;
     private static final byte CANARY = (byte) 0xA5;

@@ -26,7 +26,13 @@ public final class SmallTmpfs implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** A fresh 64 KiB tmpfs on a new directory under the temp directory, mounted with {@code extraOptions} too ("" or "ro"). */
+    /**
+     * A fresh 64 KiB tmpfs on a new directory under the temp directory, mounted with {@code extraOptions} too ("" or "ro").
+     *
+     * @param purpose what the test needs it for, in the skip message
+     * @param extraOptions more mount options: "" or "ro"
+     * @return the mounted filesystem
+     */
     public static SmallTmpfs mount(String purpose, String extraOptions) {
         if (!Host.isRoot()) {
             abort("skipped: " + purpose + " needs a small tmpfs, and mounting one needs root");
@@ -47,7 +53,12 @@ public final class SmallTmpfs implements AutoCloseable {
         return new SmallTmpfs(dir);
     }
 
-    /** A fresh 64 KiB tmpfs, filled up to its last byte: every write that needs a new page fails with ENOSPC. */
+    /**
+     * A fresh 64 KiB tmpfs, filled up to its last byte: every write that needs a new page fails with ENOSPC.
+     *
+     * @param purpose what the test needs it for, in the skip message
+     * @return the mounted, full filesystem
+     */
     public static SmallTmpfs full(String purpose) {
         SmallTmpfs fs = mount(purpose, "");
         try {
@@ -59,6 +70,11 @@ public final class SmallTmpfs implements AutoCloseable {
         return fs;
     }
 
+    /**
+     * The mount point.
+     *
+     * @return its path
+     */
     public Path dir() {
         return dir;
     }
@@ -77,7 +93,11 @@ public final class SmallTmpfs implements AutoCloseable {
         throw new IllegalStateException(dir + " did not fill up");
     }
 
-    /** The files the code under test left in the filesystem (the filler excluded). */
+    /**
+     * The files the code under test left in the filesystem (the filler excluded).
+     *
+     * @return their names, sorted
+     */
     public List<String> leftovers() {
         try (var s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(FILLER)).sorted().toList();

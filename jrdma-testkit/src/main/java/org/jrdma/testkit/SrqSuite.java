@@ -35,6 +35,10 @@ import org.junit.jupiter.api.Test;
  * destroyed (EBUSY).
  */
 public abstract class SrqSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public SrqSuite() {
+    }
+
     private static final int SIZE = 64;
     private static final SrqInitAttr ATTR = new SrqInitAttr(16, 1, 0);
 
@@ -46,6 +50,7 @@ public abstract class SrqSuite extends RdmaSuiteBase {
     private long nextReceive;
     private long received;
 
+    /** Skips unless the provider has {@link Feature#SRQ}; connects two pairs whose receivers share one SRQ. */
     @BeforeEach
     protected final void connectTwoPairsOnOneSrq() {
         assumeSupported(Feature.SRQ);

@@ -20,7 +20,18 @@ public final class TokenEntropy {
     private TokenEntropy() {
     }
 
-    /** The figures of one sample: whole-value and summed per-byte H∞, and the worst bit's bias. */
+    /**
+     * The figures of one sample: whole-value and summed per-byte H∞, and the worst bit's bias.
+     *
+     * @param name what the tokens are, e.g. {@code rkey}
+     * @param n the sample size
+     * @param bits the tokens' width
+     * @param wholeValueMinEntropy the MCV H∞ of whole values, in bits
+     * @param ceiling the most that figure can be for {@code n}, in bits
+     * @param perByteMinEntropy the MCV H∞ of each byte, summed, in bits
+     * @param maxBitBias the worst bit's |share of ones − 1/2|
+     * @param repeats how many values occur more than once
+     */
     public record Figures(String name, int n, int bits, double wholeValueMinEntropy, double ceiling,
             double perByteMinEntropy, double maxBitBias, int repeats) {
         @Override
@@ -32,13 +43,25 @@ public final class TokenEntropy {
         }
     }
 
-    /** Measures {@code values}, each {@code bits} wide (8, 16, 24 or 32). */
+    /**
+     * Measures {@code values}, each {@code bits} wide (8, 16, 24 or 32).
+     *
+     * @param name what the tokens are, for {@link Figures#toString()}
+     * @param values the sample
+     * @param bits 8, 16, 24 or 32
+     * @return the figures
+     */
     public static Figures measure(String name, int[] values, int bits) {
         return new Figures(name, values.length, bits, mcvMinEntropy(values), ceiling(values.length),
                 perByteMinEntropy(values, bits), maxBitBias(values, bits), repeats(values));
     }
 
-    /** The MCV H∞ of whole values. */
+    /**
+     * The MCV H∞ of whole values.
+     *
+     * @param values the sample
+     * @return H∞ in bits
+     */
     public static double mcvMinEntropy(int[] values) {
         int[] sorted = values.clone();
         Arrays.sort(sorted);
@@ -50,12 +73,22 @@ public final class TokenEntropy {
         return minEntropy(best, values.length);
     }
 
-    /** The most this estimator can show for a sample of n: every value seen once. */
+    /**
+     * The most this estimator can show for a sample of n: every value seen once.
+     *
+     * @param n the sample size
+     * @return H∞ in bits
+     */
     public static double ceiling(int n) {
         return minEntropy(1, n);
     }
 
-    /** Values that occur more than once (by the birthday bound about n²/2^(bits+1) for random ones). */
+    /**
+     * Values that occur more than once (by the birthday bound about n²/2^(bits+1) for random ones).
+     *
+     * @param values the sample
+     * @return the number of repeats
+     */
     public static int repeats(int[] values) {
         int[] sorted = values.clone();
         Arrays.sort(sorted);
@@ -68,7 +101,13 @@ public final class TokenEntropy {
         return r;
     }
 
-    /** The MCV H∞ of each byte of the values, summed over the {@code bits / 8} bytes. */
+    /**
+     * The MCV H∞ of each byte of the values, summed over the {@code bits / 8} bytes.
+     *
+     * @param values the sample
+     * @param bits the values' width, a multiple of 8
+     * @return the sum in bits
+     */
     public static double perByteMinEntropy(int[] values, int bits) {
         double sum = 0;
         for (int shift = 0; shift < bits; shift += 8) {
@@ -81,7 +120,13 @@ public final class TokenEntropy {
         return sum;
     }
 
-    /** max over the bits of |share of ones − 1/2|. */
+    /**
+     * max over the bits of |share of ones − 1/2|.
+     *
+     * @param values the sample
+     * @param bits how many low bits to look at
+     * @return the worst bias, 0..0.5
+     */
     public static double maxBitBias(int[] values, int bits) {
         double worst = 0;
         for (int b = 0; b < bits; b++) {
@@ -94,12 +139,23 @@ public final class TokenEntropy {
         return worst;
     }
 
-    /** A bias bound no fair coin exceeds but with a chance of about 10^-9 per bit: 6σ. */
+    /**
+     * A bias bound no fair coin exceeds but with a chance of about 10^-9 per bit: 6σ.
+     *
+     * @param n the sample size
+     * @return the bound
+     */
     public static double biasBound(int n) {
         return 6 * 0.5 / Math.sqrt(n);
     }
 
-    /** The differences of consecutive values, masked to {@code bits} (ReDMArk's Δ = k(i+1) − k(i)). */
+    /**
+     * The differences of consecutive values, masked to {@code bits} (ReDMArk's Δ = k(i+1) − k(i)).
+     *
+     * @param values the sample, in the order drawn
+     * @param bits the values' width
+     * @return the n − 1 differences
+     */
     public static int[] deltas(int[] values, int bits) {
         int mask = bits == 32 ? -1 : (1 << bits) - 1;
         int[] d = new int[Math.max(0, values.length - 1)];
@@ -112,6 +168,11 @@ public final class TokenEntropy {
     /**
      * Pearson's χ² of the values' top {@code binBits} bits (of {@code bits}) against the uniform
      * distribution, with 2^binBits − 1 degrees of freedom.
+     *
+     * @param values the sample
+     * @param bits the values' width
+     * @param binBits how many top bits pick the bin
+     * @return χ²
      */
     public static double chiSquare(int[] values, int bits, int binBits) {
         int bins = 1 << binBits;
@@ -127,7 +188,12 @@ public final class TokenEntropy {
         return chi;
     }
 
-    /** A χ² bound with {@code df} degrees of freedom that a uniform sample exceeds with chance ≪ 10^-6 (mean + 7σ). */
+    /**
+     * A χ² bound with {@code df} degrees of freedom that a uniform sample exceeds with chance ≪ 10^-6 (mean + 7σ).
+     *
+     * @param df the degrees of freedom
+     * @return the bound
+     */
     public static double chiSquareBound(int df) {
         return df + 7 * Math.sqrt(2.0 * df);
     }

@@ -40,9 +40,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * responder stays in RTS and the next message arrives.
  */
 public abstract class UcSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public UcSuite() {
+    }
+
     private Endpoint a;
     private Endpoint b;
 
+    /** Skips unless the provider has {@link Feature#UC} and a 1024-byte MTU; connects a UC pair. */
     @BeforeEach
     protected final void connectUcPair() {
         assumeSupported(Feature.UC);

@@ -41,6 +41,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * delivered. UD has no RNR and no retries: every receive is posted before the datagram.
  */
 public abstract class UdSuite extends RdmaSuiteBase {
+    /** For a provider's subclass, which supplies the fixture. */
+    public UdSuite() {
+    }
+
     private static final int GRH_BYTES = 40;
     private static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
@@ -48,6 +52,7 @@ public abstract class UdSuite extends RdmaSuiteBase {
     private Endpoint b;
     private int mtu;
 
+    /** Skips unless the provider has {@link Feature#UD}; brings a UD pair to RTS with address handles. */
     @BeforeEach
     protected final void connectUdPair() {
         assumeSupported(Feature.UD);

@@ -16,7 +16,13 @@ public final class VerbsAssertions {
     private VerbsAssertions() {
     }
 
-    /** Runs {@code call}, which must throw a {@link VerbsException} with {@code errno}; returns it. */
+    /**
+     * Runs {@code call}, which must throw a {@link VerbsException} with {@code errno}; returns it.
+     *
+     * @param errno the errno expected
+     * @param call the call
+     * @return the exception
+     */
     public static VerbsException assertFails(Errno errno, ThrowingCallable call) {
         VerbsException e = catchThrowableOfType(VerbsException.class, call);
         assertThat(e).as("expected a VerbsException with %s", errno).isNotNull();
@@ -27,6 +33,10 @@ public final class VerbsAssertions {
     /**
      * Runs {@code post}, which must throw a {@link PostException} (the failure of a post list)
      * with {@code errno}; returns it.
+     *
+     * @param errno the errno expected
+     * @param post the post
+     * @return the exception
      */
     public static PostException assertPostFails(Errno errno, ThrowingCallable post) {
         VerbsException e = assertFails(errno, post);
@@ -37,13 +47,22 @@ public final class VerbsAssertions {
     /**
      * The message names {@code word} as a whole word ({@code AV} must not match inside
      * {@code AVAIL}): "Errors say what to do" (DESIGN).
+     *
+     * @param e the exception
+     * @param word the word its message must contain
      */
     public static void assertNames(VerbsException e, String word) {
         assertThat(e.getMessage()).as("message of a %s failure", e.errno())
                 .containsPattern("\\b" + Pattern.quote(word) + "\\b");
     }
 
-    /** Status and wr_id, the fields valid for every completion (ibv_poll_cq.3). */
+    /**
+     * Status and wr_id, the fields valid for every completion (ibv_poll_cq.3).
+     *
+     * @param wc the completion
+     * @param wrId the wr_id expected
+     * @param status the status expected
+     */
     public static void assertCompletion(WorkCompletion wc, long wrId, WcStatus status) {
         assertThat(wc.status).as("status of %s", wc).isEqualTo(status);
         assertThat(wc.wrId).as("wr_id of %s", wc).isEqualTo(wrId);

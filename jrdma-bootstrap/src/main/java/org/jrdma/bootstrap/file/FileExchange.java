@@ -35,6 +35,7 @@ import org.jrdma.bootstrap.PingpongTextCodec;
  * {@code cat} and pasted into a static config.
  */
 public final class FileExchange implements Exchange {
+    /** How long {@link #exchange} waits for the peer's file unless told otherwise: 10 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     private static final Pattern SESSION = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}");
     /** No '.' in a role, so {@code jrdma-<session>.<role>.conn} splits one way only. */
@@ -64,23 +65,57 @@ public final class FileExchange implements Exchange {
         this.timeout = timeout;
     }
 
-    /** E.g. {@code of(dir, "run-42", "server", "client")} on one side and {@code (…, "client", "server")} on the other. */
+    /**
+     * An exchange through {@code directory}, with the rc_pingpong text codec and
+     * {@link #DEFAULT_TIMEOUT}. E.g. {@code of(dir, "run-42", "server", "client")} on one side and
+     * {@code (…, "client", "server")} on the other.
+     *
+     * @param directory the directory both sides see
+     * @param session names this run: 1-64 of {@code [A-Za-z0-9._-]}, not starting with '.'
+     * @param localRole this side's role: 1-32 of {@code [A-Za-z0-9_-]}
+     * @param peerRole the peer's role, different from {@code localRole}
+     * @return the exchange
+     * @throws InvalidFieldException if a name is not allowed or the roles are equal
+     */
     public static FileExchange of(Path directory, String session, String localRole, String peerRole) {
         return new FileExchange(directory, session, localRole, peerRole, PingpongTextCodec.INSTANCE, DEFAULT_TIMEOUT);
     }
 
+    /**
+     * A copy that writes and reads files in another format.
+     *
+     * @param newCodec the codec, e.g. {@link org.jrdma.bootstrap.SeedBinaryCodec#INSTANCE}
+     * @return the copy
+     */
     public FileExchange withCodec(ConnInfoCodec newCodec) {
         return new FileExchange(directory, session, localRole, peerRole, newCodec, timeout);
     }
 
+    /**
+     * A copy that waits another time for the peer's file.
+     *
+     * @param newTimeout a positive duration
+     * @return the copy
+     * @throws IllegalArgumentException if it is not positive
+     */
     public FileExchange withTimeout(Duration newTimeout) {
         return new FileExchange(directory, session, localRole, peerRole, codec, newTimeout);
     }
 
+    /**
+     * The file this side writes: {@code jrdma-<session>.<localRole>.conn} in the directory.
+     *
+     * @return its path
+     */
     public Path localFile() {
         return fileOf(localRole);
     }
 
+    /**
+     * The file the peer writes and this side reads: {@code jrdma-<session>.<peerRole>.conn}.
+     *
+     * @return its path
+     */
     public Path peerFile() {
         return fileOf(peerRole);
     }

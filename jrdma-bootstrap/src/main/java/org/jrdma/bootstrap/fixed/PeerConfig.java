@@ -12,6 +12,11 @@ import org.jrdma.verbs.Mtu;
  * @param mtu  the path MTU to use with it, when the configuration names one
  */
 public record PeerConfig(ConnInfo peer, Optional<Mtu> mtu) {
+    /**
+     * Checks that both are present.
+     *
+     * @throws NullPointerException if {@code peer} or {@code mtu} is null
+     */
     public PeerConfig {
         Objects.requireNonNull(peer, "peer");
         Objects.requireNonNull(mtu, "mtu");
@@ -20,6 +25,10 @@ public record PeerConfig(ConnInfo peer, Optional<Mtu> mtu) {
     /**
      * Parses {@code key=value} lines: {@code lid}, {@code qpn}, {@code psn}, {@code gid} and
      * optionally {@code mtu}. See {@link PeerConfigParser} for the exact rules.
+     *
+     * @param text the configuration
+     * @return the peer it describes
+     * @throws org.jrdma.bootstrap.MalformedMessageException naming the key or line that is wrong
      */
     public static PeerConfig parse(CharSequence text) {
         return PeerConfigParser.parse(text);

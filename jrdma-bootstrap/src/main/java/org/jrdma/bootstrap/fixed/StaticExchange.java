@@ -31,20 +31,45 @@ public final class StaticExchange implements Exchange {
         this.config = Objects.requireNonNull(config, "config");
     }
 
+    /**
+     * An exchange that returns {@code peer}, with no MTU.
+     *
+     * @param peer the peer's connection info
+     * @return the exchange
+     */
     public static StaticExchange of(ConnInfo peer) {
         return new StaticExchange(new PeerConfig(peer, Optional.empty()));
     }
 
+    /**
+     * An exchange that returns the configured peer.
+     *
+     * @param config the peer and, optionally, the MTU
+     * @return the exchange
+     */
     public static StaticExchange of(PeerConfig config) {
         return new StaticExchange(config);
     }
 
-    /** {@code key=value} text; see {@link PeerConfigParser}. */
+    /**
+     * An exchange from {@code key=value} text; see {@link PeerConfigParser}.
+     *
+     * @param text the configuration
+     * @return the exchange
+     * @throws org.jrdma.bootstrap.MalformedMessageException naming the key or line that is wrong
+     */
     public static StaticExchange fromConfigText(CharSequence text) {
         return of(PeerConfig.parse(text));
     }
 
-    /** A UTF-8 config file, at most {@value PeerConfigParser#MAX_CHARS} bytes. */
+    /**
+     * An exchange from a UTF-8 config file, at most {@value PeerConfigParser#MAX_CHARS} bytes.
+     *
+     * @param file the file
+     * @return the exchange
+     * @throws org.jrdma.bootstrap.ExchangeIoException if it cannot be read
+     * @throws org.jrdma.bootstrap.MalformedMessageException if it is too large, not UTF-8 or wrong
+     */
     public static StaticExchange fromConfigFile(Path file) {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
@@ -65,15 +90,32 @@ public final class StaticExchange implements Exchange {
         }
     }
 
-    /** rc_pingpong's 51-character text, e.g. {@code 0000:000012:e3de62:00000000000000000000ffff0a4d0003}. */
+    /**
+     * An exchange from rc_pingpong's 51-character text, e.g.
+     * {@code 0000:000012:e3de62:00000000000000000000ffff0a4d0003}.
+     *
+     * @param text the text, without the NUL
+     * @return the exchange
+     * @throws org.jrdma.bootstrap.MalformedMessageException naming the field that is wrong
+     */
     public static StaticExchange fromPingpongText(CharSequence text) {
         return of(PingpongTextCodec.INSTANCE.parseText(text));
     }
 
+    /**
+     * The peer this exchange returns, and the MTU if one was configured.
+     *
+     * @return the configuration
+     */
     public PeerConfig config() {
         return config;
     }
 
+    /**
+     * The configured path MTU.
+     *
+     * @return the MTU, or empty when the configuration names none
+     */
     public Optional<Mtu> mtu() {
         return config.mtu();
     }

@@ -11,17 +11,30 @@ import org.jrdma.bootstrap.MalformedMessageException;
  */
 public final class Done {
     private static final byte[] BYTES = {'d', 'o', 'n', 'e', 0};
+    /** 5: {@code "done"} and its NUL. */
     public static final int LENGTH = BYTES.length;
 
     private Done() {
     }
 
-    /** The message, to write. */
+    /**
+     * The message, to write.
+     *
+     * @return a fresh copy of the 5 bytes
+     */
     public static byte[] bytes() {
         return BYTES.clone();
     }
 
-    /** A {@link Link.PrefixCheck} for the peer's: anything else is refused at the first byte that differs. */
+    /**
+     * A {@link Link.PrefixCheck} for the peer's: anything else is refused at the first byte that
+     * differs.
+     *
+     * @param partial the bytes read so far
+     * @param length how many of them are valid
+     * @throws org.jrdma.bootstrap.MalformedMessageException (field {@code terminator}) if they are
+     *     not a prefix of {@code "done\0"}
+     */
     public static void check(byte[] partial, int length) {
         if (!Arrays.equals(partial, 0, length, BYTES, 0, length)) {
             throw new MalformedMessageException("terminator", "expected \"done\\x00\", got " + Excerpt.of(partial, 0, length));

@@ -23,7 +23,14 @@ public final class HostName {
     private HostName() {
     }
 
-    /** Returns {@code host} if it is one, else throws naming what is wrong (empty, or a port in it). */
+    /**
+     * Returns {@code host} if it is one, else throws naming what is wrong (empty, or a port in it).
+     *
+     * @param host a name or an IPv4 or IPv6 address, without a port
+     * @return {@code host}
+     * @throws org.jrdma.bootstrap.InvalidFieldException (field {@code host}) if it is blank or
+     *     carries a port
+     */
     public static String check(String host) {
         if (host.isBlank()) {
             // the JDK would take "" for the loopback address and connect there
@@ -41,6 +48,10 @@ public final class HostName {
     /**
      * {@link #check}s {@code host}, then returns its addresses in the resolver's order (a literal
      * address never waits: name resolution has no deadline of its own in the JDK).
+     *
+     * @param host a name or an IPv4 or IPv6 address, without a port
+     * @return its addresses, at least one
+     * @throws org.jrdma.bootstrap.ExchangeIoException if the name does not resolve
      */
     public static InetAddress[] resolve(String host) {
         try {
@@ -57,23 +68,45 @@ public final class HostName {
                 : "";
     }
 
-    /** An address as inet_ntop prints it: {@code 127.0.0.1}, {@code ::1}, {@code fd00::77}. */
+    /**
+     * An address as inet_ntop prints it: {@code 127.0.0.1}, {@code ::1}, {@code fd00::77}.
+     *
+     * @param address the address
+     * @return its text
+     */
     public static String text(InetAddress address) {
         return address instanceof Inet6Address ? Gid.of(address).toString() : address.getHostAddress();
     }
 
-    /** {@code 127.0.0.1:18515} or {@code [::1]:18515}, for messages. */
+    /**
+     * {@code 127.0.0.1:18515} or {@code [::1]:18515}, for messages.
+     *
+     * @param address the address
+     * @param port the TCP port
+     * @return the text
+     */
     public static String withPort(InetAddress address, int port) {
         return address instanceof Inet6Address ? "[" + text(address) + "]:" + port : text(address) + ":" + port;
     }
 
-    /** {@link #withPort(InetAddress, int)} of a socket address; an unresolved one as it was given. */
+    /**
+     * {@link #withPort(InetAddress, int)} of a socket address; an unresolved one as it was given.
+     *
+     * @param address the socket address
+     * @return the text
+     */
     public static String withPort(InetSocketAddress address) {
         return address.getAddress() == null ? withPort(address.getHostString(), address.getPort())
                 : withPort(address.getAddress(), address.getPort());
     }
 
-    /** {@code host:port} of a host as the user gave it, an IPv6 literal in brackets. */
+    /**
+     * {@code host:port} of a host as the user gave it, an IPv6 literal in brackets.
+     *
+     * @param host the host as given
+     * @param port the TCP port
+     * @return the text
+     */
     public static String withPort(String host, int port) {
         return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
     }

@@ -50,7 +50,14 @@ public final class MessageChannel implements Link {
         this.key = channel.register(selector, 0);
     }
 
-    /** Takes ownership of {@code channel}: it is closed if this fails. */
+    /**
+     * A message channel over a connected socket; takes ownership of {@code channel}: it is closed
+     * if this fails.
+     *
+     * @param channel a connected socket channel; made non-blocking, with TCP_NODELAY
+     * @return the message channel
+     * @throws org.jrdma.bootstrap.ExchangeIoException if the channel cannot be set up
+     */
     public static MessageChannel of(SocketChannel channel) {
         Selector selector = null;
         try {
@@ -73,6 +80,14 @@ public final class MessageChannel implements Link {
      * than failing on a race; anything other than a refusal fails at once. The first refusal
      * that will be retried is told to {@code events} once ({@link Phase#RETRYING}: where, and
      * until when), so nobody waits in silence; the final failure says how long it tried.
+     *
+     * @param host the server's name or address, without a port
+     * @param port the server's TCP port
+     * @param timeout the deadline for the whole connect, retries included
+     * @param events told of the first retried refusal
+     * @return the connected channel
+     * @throws org.jrdma.bootstrap.ExchangeTimeoutException if nothing accepted before the deadline
+     * @throws org.jrdma.bootstrap.ExchangeIoException if the host does not resolve or a connect fails
      */
     public static MessageChannel connectTo(String host, int port, Duration timeout, ExchangeListener events) {
         InetAddress[] addresses = HostName.resolve(host);
@@ -124,6 +139,10 @@ public final class MessageChannel implements Link {
     /**
      * Listens on {@code bind} as rc_pingpong and perftest do (SO_REUSEADDR, backlog 1: one client,
      * and the rest are refused by the kernel); a port that another program holds is said so.
+     *
+     * @param bind the local address and port (0 for an ephemeral one)
+     * @return the listening channel
+     * @throws org.jrdma.bootstrap.ExchangeIoException if it cannot bind
      */
     public static ServerSocketChannel listen(InetSocketAddress bind) {
         ServerSocketChannel server = null;
@@ -141,7 +160,15 @@ public final class MessageChannel implements Link {
         }
     }
 
-    /** Accepts one peer on {@code server} within {@code timeout}, waiting on a selector. */
+    /**
+     * Accepts one peer on {@code server} within {@code timeout}, waiting on a selector.
+     *
+     * @param server a listening channel
+     * @param timeout how long to wait for the peer
+     * @return the accepted connection
+     * @throws org.jrdma.bootstrap.ExchangeTimeoutException if no peer came in time
+     * @throws org.jrdma.bootstrap.ExchangeIoException if accepting fails
+     */
     public static SocketChannel acceptOne(ServerSocketChannel server, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Selector selector = Selector.open()) {
@@ -174,7 +201,15 @@ public final class MessageChannel implements Link {
                 : "TCP " + HostName.withPort(a, port);
     }
 
-    /** Connects before {@code deadlineNanos}; IOException means "try the next address". */
+    /**
+     * Connects before {@code deadlineNanos}; IOException means "try the next address".
+     *
+     * @param address the address to connect to
+     * @param deadlineNanos the absolute deadline, in {@link System#nanoTime()} terms
+     * @param timeout the whole step's timeout, for the error message
+     * @throws IOException if this address refused or failed
+     * @throws org.jrdma.bootstrap.ExchangeTimeoutException if the deadline passes
+     */
     public void connect(InetSocketAddress address, long deadlineNanos, Duration timeout) throws IOException {
         if (channel.connect(address)) {
             return;
@@ -209,6 +244,8 @@ public final class MessageChannel implements Link {
      * without waiting, for a side that has nothing to read for a while (perf's receiver during a
      * run). What arrived meanwhile is kept for the next {@link #readExactly}, so the look never
      * takes a message from the protocol; each call that finds room is one read system call.
+     *
+     * @return true once the peer's end of the stream has been seen
      */
     public boolean peerClosed() {
         if (!peerEnded && ahead.hasRemaining()) {

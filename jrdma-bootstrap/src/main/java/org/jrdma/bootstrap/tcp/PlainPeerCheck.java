@@ -20,6 +20,9 @@ public final class PlainPeerCheck {
     /**
      * {@code codec}'s prefix check; what it refuses is refused all the same, only named better
      * when the bytes are a jrdma-psk hello's or a TLS record's start.
+     *
+     * @param codec the plain exchange's codec
+     * @return the check
      */
     public static Link.PrefixCheck of(ConnInfoCodec codec) {
         return (partial, length) -> {

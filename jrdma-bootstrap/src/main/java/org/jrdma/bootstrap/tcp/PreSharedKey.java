@@ -30,7 +30,13 @@ public final class PreSharedKey {
         this.key = key;
     }
 
-    /** A key given in code; copied. */
+    /**
+     * A key given in code; copied.
+     *
+     * @param key {@value #MIN_BYTES} to {@value #MAX_BYTES} bytes
+     * @return the key
+     * @throws IllegalArgumentException if it is shorter or longer
+     */
     public static PreSharedKey of(byte[] key) {
         if (key.length < MIN_BYTES || key.length > MAX_BYTES) {
             throw new IllegalArgumentException("a pre-shared key has " + MIN_BYTES + ".." + MAX_BYTES + " bytes, not " + key.length);
@@ -42,6 +48,11 @@ public final class PreSharedKey {
      * The file's bytes, less one trailing newline (so {@code head -c 32 /dev/urandom | base64 > f}
      * works). Like ssh with a private key, a file that group or others may read or write is
      * refused: whoever reads the key can pass as either side.
+     *
+     * @param file the key file
+     * @return the key
+     * @throws org.jrdma.bootstrap.KeyFileException if the file is missing, unreadable, not private
+     *     to its owner, or holds fewer than {@value #MIN_BYTES} or more than {@value #MAX_BYTES} bytes
      */
     public static PreSharedKey load(Path file) {
         byte[] bytes;

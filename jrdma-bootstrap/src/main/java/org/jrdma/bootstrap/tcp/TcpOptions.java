@@ -27,8 +27,15 @@ import org.jrdma.bootstrap.SeedBinaryCodec;
  */
 public record TcpOptions(ConnInfoCodec codec, boolean doneTerminator, Duration ioTimeout, Duration acceptTimeout,
         TcpSecurity security, boolean bindGidToPeer) {
+    /** The default deadline of each step: 10 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
+    /**
+     * Checks the options.
+     *
+     * @throws NullPointerException if {@code codec} or {@code security} is null
+     * @throws IllegalArgumentException if a timeout is not a positive duration
+     */
     public TcpOptions {
         Objects.requireNonNull(codec, "codec");
         Objects.requireNonNull(security, "security");
@@ -36,35 +43,70 @@ public record TcpOptions(ConnInfoCodec codec, boolean doneTerminator, Duration i
         requirePositive(acceptTimeout, "acceptTimeout");
     }
 
-    /** rc_pingpong-compatible: 52-byte text message, then "done", 10 s deadlines. */
+    /**
+     * rc_pingpong-compatible: 52-byte text message, then "done", 10 s deadlines.
+     *
+     * @return the options
+     */
     public static TcpOptions rcPingpong() {
         return new TcpOptions(PingpongTextCodec.INSTANCE, true, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, TcpSecurity.plain(), false);
     }
 
-    /** The seed's 28-byte binary message, no terminator, 10 s deadlines. */
+    /**
+     * The seed's 28-byte binary message, no terminator, 10 s deadlines.
+     *
+     * @return the options
+     */
     public static TcpOptions seedBinary() {
         return new TcpOptions(SeedBinaryCodec.INSTANCE, false, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, TcpSecurity.plain(), false);
     }
 
-    /** The same deadline for connect, accept, write and read. */
+    /**
+     * A copy with the same deadline for connect, accept, write and read.
+     *
+     * @param timeout a positive duration
+     * @return the copy
+     */
     public TcpOptions withTimeout(Duration timeout) {
         return new TcpOptions(codec, doneTerminator, timeout, timeout, security, bindGidToPeer);
     }
 
+    /**
+     * A copy with another deadline for each of connect, write and read.
+     *
+     * @param timeout a positive duration
+     * @return the copy
+     */
     public TcpOptions withIoTimeout(Duration timeout) {
         return new TcpOptions(codec, doneTerminator, timeout, acceptTimeout, security, bindGidToPeer);
     }
 
+    /**
+     * A copy with another time a server waits for its peer.
+     *
+     * @param timeout a positive duration
+     * @return the copy
+     */
     public TcpOptions withAcceptTimeout(Duration timeout) {
         return new TcpOptions(codec, doneTerminator, ioTimeout, timeout, security, bindGidToPeer);
     }
 
-    /** The same exchange, authenticated (or not) as {@code s} says; both sides must agree. */
+    /**
+     * The same exchange, authenticated (or not) as {@code s} says; both sides must agree.
+     *
+     * @param s plain, pre-shared key or TLS
+     * @return the copy
+     */
     public TcpOptions withSecurity(TcpSecurity s) {
         return new TcpOptions(codec, doneTerminator, ioTimeout, acceptTimeout, s, bindGidToPeer);
     }
 
-    /** Strict mode on or off (OOB-09); see {@code bindGidToPeer}. */
+    /**
+     * Strict mode on or off (OOB-09); see {@code bindGidToPeer}.
+     *
+     * @param strict whether the peer's GID must be its exchange address's RoCE GID
+     * @return the copy
+     */
     public TcpOptions withGidBoundToPeer(boolean strict) {
         return new TcpOptions(codec, doneTerminator, ioTimeout, acceptTimeout, security, strict);
     }

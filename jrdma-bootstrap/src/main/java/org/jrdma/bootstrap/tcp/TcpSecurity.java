@@ -9,31 +9,69 @@ import javax.net.ssl.SSLContext;
  * peer configured the same way (README "Authenticated exchange").
  */
 public sealed interface TcpSecurity {
-    /** No authentication: rc_pingpong's exchange, readable and forgeable by anyone on the path. */
+    /**
+     * No authentication: rc_pingpong's exchange, readable and forgeable by anyone on the path.
+     *
+     * @return the plain mode
+     */
     static TcpSecurity plain() {
         return Plain.INSTANCE;
     }
 
+    /**
+     * Mutual proof of a pre-shared key, then the connection info sealed with AES-GCM.
+     *
+     * @param key the key both sides hold
+     * @return the pre-shared-key mode
+     */
     static TcpSecurity psk(PreSharedKey key) {
         return new Psk(key);
     }
 
-    /** TLS 1.3 with certificates on both sides; {@code context} from {@link TlsContexts#load}. */
+    /**
+     * TLS 1.3 with certificates on both sides; {@code context} from {@link TlsContexts#load}.
+     *
+     * @param context a TLS 1.3 context with our key and the peer's trusted certificates
+     * @return the TLS mode
+     */
     static TcpSecurity tls(SSLContext context) {
         return new Tls(context);
     }
 
-    enum Plain implements TcpSecurity { INSTANCE }
+    /** No authentication; see {@link #plain()}. */
+    enum Plain implements TcpSecurity {
+        /** The one plain mode. */
+        INSTANCE
+    }
 
-    /** Mutual proof of a pre-shared key, then connection info sealed with AES-GCM (PskHandshake). */
+    /**
+     * Mutual proof of a pre-shared key, then connection info sealed with AES-GCM (PskHandshake).
+     *
+     * @param key the key both sides hold
+     */
     record Psk(PreSharedKey key) implements TcpSecurity {
+        /**
+         * Checks the key is present.
+         *
+         * @throws NullPointerException if {@code key} is null
+         */
         public Psk {
             Objects.requireNonNull(key, "key");
         }
     }
 
-    /** Mutual TLS 1.3: the server requires a client certificate; both check the other's against their trust store. */
+    /**
+     * Mutual TLS 1.3: the server requires a client certificate; both check the other's against
+     * their trust store.
+     *
+     * @param context the TLS 1.3 context
+     */
     record Tls(SSLContext context) implements TcpSecurity {
+        /**
+         * Checks the context is present.
+         *
+         * @throws NullPointerException if {@code context} is null
+         */
         public Tls {
             Objects.requireNonNull(context, "context");
         }

@@ -29,6 +29,10 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
     /**
      * Binds and listens now, so the port is known (and a client may connect) before
      * {@link #exchange} is called. Idempotent; {@link #exchange} binds if this was not called.
+     *
+     * @return this exchange
+     * @throws IllegalStateException if the exchange was already used
+     * @throws org.jrdma.bootstrap.ExchangeIoException if it cannot bind
      */
     public synchronized TcpServerExchange bind() {
         if (used) {
@@ -49,7 +53,12 @@ public final class TcpServerExchange implements TcpExchange, AutoCloseable {
         return this;
     }
 
-    /** The bound port (the ephemeral one when constructed with port 0); binds first if needed. Still known after the exchange. */
+    /**
+     * The bound port (the ephemeral one when constructed with port 0); binds first if needed.
+     * Still known after the exchange.
+     *
+     * @return the TCP port
+     */
     public synchronized int localPort() {
         if (boundPort < 0) {
             bind();

@@ -20,6 +20,17 @@ public final class TlsContexts {
     private TlsContexts() {
     }
 
+    /**
+     * A TLS 1.3 context with our certificate and key from {@code keyStore} and the peer
+     * certificates we accept from {@code trustStore}.
+     *
+     * @param keyStore a PKCS#12 or JKS file with our certificate and private key
+     * @param keyStorePassword its password (also the key's)
+     * @param trustStore a PKCS#12 or JKS file with the certificates we accept
+     * @param trustStorePassword its password
+     * @return the context
+     * @throws org.jrdma.bootstrap.KeyFileException if a store cannot be read or used
+     */
     public static SSLContext load(Path keyStore, char[] keyStorePassword, Path trustStore, char[] trustStorePassword) {
         try {
             KeyStore keys = KeyStore.getInstance(keyStore.toFile(), keyStorePassword);

@@ -7,18 +7,32 @@ package org.jrdma.cm.spi;
  * everything else keeps the built-in CM.
  */
 public interface CmBackend {
-    /** The {@code Provider.name()} whose devices this CM serves ({@code native}). */
+    /**
+     * The {@code Provider.name()} whose devices this CM serves.
+     *
+     * @return the provider's name, e.g. {@code native}
+     */
     String provider();
 
-    /** False when it cannot run here (no library, no native access); {@link #unavailabilityCause()} says why. */
+    /**
+     * Whether it can run here; {@link #unavailabilityCause()} says why not.
+     *
+     * @return false when it cannot (no library, no native access)
+     */
     boolean isAvailable();
 
-    /** One line naming what is missing and how to fix it, or null when available. */
+    /**
+     * One line naming what is missing and how to fix it.
+     *
+     * @return the cause, or null when available
+     */
     String unavailabilityCause();
 
     /**
-     * rdma_create_event_channel. {@code sink} makes the API's ids and events.
+     * {@code rdma_create_event_channel}.
      *
+     * @param sink makes the API's ids and events
+     * @return the channel
      * @throws org.jrdma.cm.CmException naming the call and errno when the channel cannot be made
      */
     ChannelBackend openChannel(EventSink sink);

@@ -13,7 +13,13 @@ public final class CmCodec {
     private CmCodec() {
     }
 
-    /** The 256-byte MAD of {@code m} with Linux's CM header ({@link MadHeader#cm}). */
+    /**
+     * The 256-byte MAD of {@code m} with Linux's CM header ({@link MadHeader#cm}).
+     *
+     * @param transactionId the MAD's 64-bit transaction ID
+     * @param m the message
+     * @return the MAD
+     */
     public static byte[] encode(long transactionId, CmMessage m) {
         return write(new CmMad(MadHeader.cm(transactionId, m.attribute().id()), m));
     }
@@ -22,6 +28,11 @@ public final class CmCodec {
      * Puts the 256-byte MAD at {@code out}'s position, big-endian whatever {@code out}'s order. The
      * header is written as given (tests build malformed MADs with it), but its attribute ID must be
      * the message's. BufferOverflowException, with nothing written, if fewer than 256 bytes remain.
+     *
+     * @param h the MAD header
+     * @param m the message
+     * @param out where the MAD goes
+     * @throws IllegalArgumentException if the header's attribute ID is not the message's
      */
     public static void encode(MadHeader h, CmMessage m, ByteBuffer out) {
         out.put(write(new CmMad(h, m)));
@@ -31,6 +42,12 @@ public final class CmCodec {
      * Decodes one MAD as a GSI receive delivers it: exactly 256 bytes (anything else is not a MAD),
      * base version 1, class CM version 2, method SEND, and one of the nine messages of
      * {@link CmMessage}. ClassPortInfo, LAP and APR are CM attributes this codec does not support.
+     *
+     * @param b the buffer holding the MAD
+     * @param off where it starts
+     * @param len its length, which must be 256
+     * @return the header and the message
+     * @throws CmFormatException naming the field that is wrong
      */
     public static CmMad decode(byte[] b, int off, int len) throws CmFormatException {
         Objects.checkFromIndexSize(off, len, b.length);

@@ -6,8 +6,17 @@ package org.jrdma.cm.wire;
  * given shorter or null, with zeros to the message's fixed capacity.
  */
 public sealed interface CmMessage permits Req, Rep, Rtu, Rej, Mra, Dreq, Drep, SidrReq, SidrRep {
+    /**
+     * The message type.
+     *
+     * @return the attribute whose ID the MAD header carries
+     */
     CmAttribute attribute();
 
-    /** A copy of the private data, always the message's full capacity. */
+    /**
+     * A copy of the private data, always the message's full capacity.
+     *
+     * @return the private data
+     */
     byte[] privateData();
 }

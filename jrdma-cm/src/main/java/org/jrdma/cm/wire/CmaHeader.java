@@ -16,14 +16,28 @@ import java.util.Objects;
  * <p>{@code ipVersion} is 4 or 6 (the upper nibble of byte 1). IPv4 addresses are 12 zero bytes
  * then the address. Java turns the IPv4-mapped {@code ::ffff:a.b.c.d} into an {@link Inet4Address},
  * so with {@code ipVersion} 6 an Inet4Address is written back in that mapped form.
+ *
+ * @param cmaVersion the cma_hdr version, 8 bits; {@value #CMA_VERSION}
+ * @param ipVersion 4 or 6
+ * @param sourcePort the active side's port, 16 bits
+ * @param source the active side's IP address
+ * @param destination the passive side's IP address
  */
 public record CmaHeader(int cmaVersion, int ipVersion, int sourcePort, InetAddress source, InetAddress destination) {
+    /** The header's size: 36 bytes. */
     public static final int SIZE = 36;
     /** The user's share of a REQ's 92 bytes: what rdma_connect accepts (§7.3). */
     public static final int USER_DATA_SIZE = Req.PRIVATE_DATA_SIZE - SIZE;
     /** The only version rdma_cm defines; Linux refuses a REQ with another. */
     public static final int CMA_VERSION = 0;
 
+    /**
+     * Checks the fields.
+     *
+     * @throws IllegalArgumentException for a version or port that does not fit, an IP version other
+     *     than 4 or 6, or IP version 4 with an IPv6 address
+     * @throws NullPointerException if an address is null
+     */
     public CmaHeader {
         check("CmaHeader.cmaVersion", cmaVersion, 8);
         check("CmaHeader.sourcePort", sourcePort, 16);
@@ -38,7 +52,14 @@ public record CmaHeader(int cmaVersion, int ipVersion, int sourcePort, InetAddre
         }
     }
 
-    /** The header Linux sends: version 0, IPv4 if both addresses are IPv4, else IPv6. */
+    /**
+     * The header Linux sends: version 0, IPv4 if both addresses are IPv4, else IPv6.
+     *
+     * @param sourcePort the active side's port
+     * @param source the active side's IP address
+     * @param destination the passive side's IP address
+     * @return the header
+     */
     public static CmaHeader of(int sourcePort, InetAddress source, InetAddress destination) {
         boolean v4 = source instanceof Inet4Address && destination instanceof Inet4Address;
         return new CmaHeader(CMA_VERSION, v4 ? 4 : 6, sourcePort, source, destination);
@@ -47,6 +68,10 @@ public record CmaHeader(int cmaVersion, int ipVersion, int sourcePort, InetAddre
     /**
      * Reads the header at the start of a REQ's private data. Refuses, as Linux does, a version other
      * than 0 and an IP version other than 4 or 6.
+     *
+     * @param reqPrivateData a REQ's (or SIDR_REQ's) private data
+     * @return the header
+     * @throws CmFormatException if it is shorter than {@value #SIZE} bytes or a version is wrong
      */
     public static CmaHeader decode(byte[] reqPrivateData) throws CmFormatException {
         if (reqPrivateData.length < SIZE) {
@@ -64,7 +89,13 @@ public record CmaHeader(int cmaVersion, int ipVersion, int sourcePort, InetAddre
         return new CmaHeader(version, ip, port, address(reqPrivateData, 4, ip), address(reqPrivateData, 20, ip));
     }
 
-    /** The 92-byte REQ private data: this header, then {@code user} (at most 56 bytes), then zeros. */
+    /**
+     * The 92-byte REQ private data: this header, then {@code user} (at most 56 bytes), then zeros.
+     *
+     * @param user the user's private data for {@code rdma_connect}
+     * @return the REQ's private data
+     * @throws IllegalArgumentException if {@code user} is longer than {@value #USER_DATA_SIZE} bytes
+     */
     public byte[] withUserData(byte[] user) {
         if (user.length > USER_DATA_SIZE) {
             throw new IllegalArgumentException(
@@ -81,7 +112,13 @@ public record CmaHeader(int cmaVersion, int ipVersion, int sourcePort, InetAddre
         return p;
     }
 
-    /** The 56 user bytes after the header, as the passive side's CONNECT_REQUEST reports them. */
+    /**
+     * The 56 user bytes after the header, as the passive side's CONNECT_REQUEST reports them.
+     *
+     * @param reqPrivateData a REQ's private data, {@value #SIZE} to 92 bytes
+     * @return the user's bytes, zero padded to 56
+     * @throws IllegalArgumentException if the length is outside that range
+     */
     public static byte[] userData(byte[] reqPrivateData) {
         if (reqPrivateData.length < SIZE || reqPrivateData.length > Req.PRIVATE_DATA_SIZE) {
             throw new IllegalArgumentException("REQ private data is " + reqPrivateData.length

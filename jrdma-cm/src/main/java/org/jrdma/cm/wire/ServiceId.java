@@ -13,6 +13,14 @@ public final class ServiceId {
     private ServiceId() {
     }
 
+    /**
+     * The rdma_cm service ID of a port.
+     *
+     * @param ps the port space
+     * @param port the port, 0..65535
+     * @return {@code (ps.code() << 16) | port}
+     * @throws IllegalArgumentException if the port does not fit 16 bits
+     */
     public static long of(PortSpace ps, int port) {
         if (port >>> 16 != 0) {
             throw new IllegalArgumentException("port = " + port + "; a port is 0..65535");
@@ -20,13 +28,23 @@ public final class ServiceId {
         return (long) ps.code() << 16 | port;
     }
 
-    /** The port space of an rdma_cm service ID, or null if {@code sid} is not one. */
+    /**
+     * The port space of an rdma_cm service ID, or null if {@code sid} is not one.
+     *
+     * @param sid a 64-bit service ID
+     * @return the port space, or null
+     */
     public static PortSpace portSpace(long sid) {
         long code = sid >>> 16;
         return code >>> 16 == 0 ? PortSpace.of((int) code) : null;
     }
 
-    /** The port of an rdma_cm service ID; IllegalArgumentException if {@link #portSpace} is null. */
+    /**
+     * The port of an rdma_cm service ID; IllegalArgumentException if {@link #portSpace} is null.
+     *
+     * @param sid an rdma_cm service ID
+     * @return its port, 0..65535
+     */
     public static int port(long sid) {
         if (portSpace(sid) == null) {
             throw new IllegalArgumentException(

@@ -42,26 +42,51 @@ public final class Fuzz {
             this.random = new Random(seed);
         }
 
+        /**
+         * The case's random source, seeded with {@link #seed()}.
+         *
+         * @return the source
+         */
         public Random random() {
             return random;
         }
 
+        /**
+         * The case seed, which replays this case alone.
+         *
+         * @return the seed
+         */
         public long seed() {
             return seed;
         }
 
+        /**
+         * The case's number in the loop, from 0.
+         *
+         * @return the index
+         */
         public long index() {
             return index;
         }
 
-        /** Records the bytes under test, so a failure prints them; returns them for chaining. */
+        /**
+         * Records the bytes under test, so a failure prints them; returns them for chaining.
+         *
+         * @param bytes the input
+         * @return {@code bytes}
+         */
         public byte[] input(byte[] bytes) {
             input = bytes.length + " bytes: " + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, MAX_REPORTED_BYTES))
                     + (bytes.length > MAX_REPORTED_BYTES ? "…" : "");
             return bytes;
         }
 
-        /** Records a textual input. */
+        /**
+         * Records a textual input.
+         *
+         * @param text the input
+         * @return {@code text}
+         */
         public String input(String text) {
             input = text.length() + " chars: " + (text.length() > MAX_REPORTED_BYTES ? text.substring(0, MAX_REPORTED_BYTES) + "…" : text);
             return text;
@@ -71,10 +96,21 @@ public final class Fuzz {
     /** The body of a loop; any exception or assertion failure fails the case. */
     @FunctionalInterface
     public interface Body {
+        /**
+         * Checks one case.
+         *
+         * @param c the case, with its random source
+         * @throws Exception to fail the case
+         */
         void check(Case c) throws Exception;
     }
 
-    /** The number of cases: {@value #ITERATIONS} if set, else {@code ciIterations}. */
+    /**
+     * The number of cases: {@value #ITERATIONS} if set, else {@code ciIterations}.
+     *
+     * @param ciIterations the count for CI
+     * @return the count
+     */
     public static long iterations(long ciIterations) {
         return iterations(ciIterations, 1);
     }
@@ -83,13 +119,22 @@ public final class Fuzz {
      * The number of cases when each case costs about {@code weight} ordinary ones (a case that
      * parses every prefix of a packet): {@value #ITERATIONS} / weight if set (at least 1), else
      * {@code ciIterations}. So one long-run count suits every loop.
+     *
+     * @param ciIterations the count for CI
+     * @param weight how many ordinary cases one case costs, at least 1
+     * @return the count
      */
     public static long iterations(long ciIterations, int weight) {
         String v = System.getProperty(ITERATIONS);
         return v == null || v.isBlank() ? ciIterations : Math.max(1, Long.parseLong(v.strip()) / weight);
     }
 
-    /** The base seed: {@value #SEED} if set, else {@code defaultSeed}. */
+    /**
+     * The base seed: {@value #SEED} if set, else {@code defaultSeed}.
+     *
+     * @param defaultSeed the loop's fixed seed
+     * @return the seed
+     */
     public static long seed(long defaultSeed) {
         String v = System.getProperty(SEED);
         return v == null || v.isBlank() ? defaultSeed : Long.decode(v.strip());
@@ -99,13 +144,26 @@ public final class Fuzz {
      * Runs {@code body} for {@link #iterations} cases and prints one line with the count, seed and
      * time, so a long run shows what it covered.
      *
+     * @param name the loop's name, for the report
+     * @param ciIterations the count for CI
+     * @param defaultSeed the loop's fixed seed
+     * @param body checks one case
      * @throws AssertionError naming the case seed and input of the first failing case
      */
     public static void run(String name, long ciIterations, long defaultSeed, Body body) {
         run(name, ciIterations, 1, defaultSeed, body);
     }
 
-    /** {@link #run(String, long, long, Body)} for cases that each cost about {@code weight} ordinary ones. */
+    /**
+     * {@link #run(String, long, long, Body)} for cases that each cost about {@code weight} ordinary ones.
+     *
+     * @param name the loop's name, for the report
+     * @param ciIterations the count for CI
+     * @param weight how many ordinary cases one case costs
+     * @param defaultSeed the loop's fixed seed
+     * @param body checks one case
+     * @throws AssertionError naming the case seed and input of the first failing case
+     */
     public static void run(String name, long ciIterations, int weight, long defaultSeed, Body body) {
         long n = iterations(ciIterations, weight);
         long base = seed(defaultSeed);
@@ -124,6 +182,13 @@ public final class Fuzz {
 
     // ------------------------------------------------------------------ generators
 
+    /**
+     * Random bytes.
+     *
+     * @param r the random source
+     * @param length how many
+     * @return the bytes
+     */
     public static byte[] randomBytes(Random r, int length) {
         byte[] b = new byte[length];
         r.nextBytes(b);
@@ -134,6 +199,10 @@ public final class Fuzz {
      * A mutation of a valid {@code seed}: one to four edits among bit flips, byte overwrites with
      * random or boundary values (0, 0xFF, 0x7F, 0x80), truncation, extension, insertion, deletion
      * and duplication of a range. The seed itself is not changed.
+     *
+     * @param seed a valid input
+     * @param r the random source
+     * @return the mutant
      */
     public static byte[] mutate(byte[] seed, Random r) {
         byte[] b = seed.clone();
@@ -143,7 +212,14 @@ public final class Fuzz {
         return b;
     }
 
-    /** A single bit flipped at a random position (the ICRC and header checks' basic case). */
+    /**
+     * {@code bits} bits flipped at random positions (the ICRC and header checks' basic case).
+     *
+     * @param seed a valid input, not changed
+     * @param r the random source
+     * @param bits how many flips (a bit may flip back)
+     * @return the mutant
+     */
     public static byte[] flipBits(byte[] seed, Random r, int bits) {
         byte[] b = seed.clone();
         if (b.length == 0) {
@@ -223,6 +299,12 @@ public final class Fuzz {
      * {@code message} at offset {@code before} in a larger array whose other bytes are a random
      * canary: a parser given the range {@code [before, before + message.length)} that reads outside
      * it sees the canary, so its result changes between two different canaries.
+     *
+     * @param message the message
+     * @param before canary bytes before it
+     * @param after canary bytes after it
+     * @param r the random source of the canary
+     * @return the larger array
      */
     public static byte[] embed(byte[] message, int before, int after, Random r) {
         byte[] big = randomBytes(r, before + message.length + after);
