@@ -71,7 +71,6 @@ public final class AtomicCounter {
         return -1;
     }
 
-    // tag::atomic-server[]
     /** Connects {@code clients} clients one after the other, then waits for each one's "done"; returns the counter. */
     static long server(int port, int clients, IntConsumer listening) {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
@@ -106,9 +105,7 @@ public final class AtomicCounter {
             }
         }
     }
-    // end::atomic-server[]
 
-    // tag::atomic-client[]
     /** Adds 1 to the server's counter {@code increments} times; returns the value each increment found. */
     static long[] client(String host, int port, int increments) {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
@@ -152,5 +149,4 @@ public final class AtomicCounter {
             }
         }
     }
-    // end::atomic-client[]
 }

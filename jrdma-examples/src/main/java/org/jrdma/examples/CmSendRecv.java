@@ -88,7 +88,6 @@ public final class CmSendRecv {
     }
     // end::cm-client[]
 
-    // tag::cm-server[]
     /** Listens on every soft device's address at {@code port}, accepts one client, returns what it sent. */
     static Received server(int port, IntConsumer listening) {
         try (EventChannel ch = EventChannel.create(); CmId listener = CmId.create(ch, PortSpace.TCP, null)) {
@@ -123,7 +122,6 @@ public final class CmSendRecv {
             }
         }
     }
-    // end::cm-server[]
 
     private static String upToZero(byte[] data) {
         int n = 0;

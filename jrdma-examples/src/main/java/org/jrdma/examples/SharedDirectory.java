@@ -46,7 +46,6 @@ public final class SharedDirectory {
         System.out.println("SharedDirectory " + (server ? "server: received \"" : "client: sent \"") + got + "\"");
     }
 
-    // tag::file-exchange[]
     /** The server receives a message and returns it; the client sends {@code message} and returns it. */
     static String run(boolean server, Path directory, String session, String message) {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
@@ -75,5 +74,4 @@ public final class SharedDirectory {
             }
         }
     }
-    // end::file-exchange[]
 }

@@ -53,7 +53,6 @@ public final class StaticConfig {
         System.out.println("StaticConfig " + (server ? "server: received \"" : "client: sent \"") + got + "\"");
     }
 
-    // tag::static-exchange[]
     /** Our lines out, the peer's in, as a person carries them; StaticExchange checks and returns the peer's. */
     static Exchange pasted(BufferedReader in, PrintStream out) {
         return (local, listener) -> {
@@ -75,7 +74,6 @@ public final class StaticConfig {
             return StaticExchange.fromConfigText(peer).exchange(local, listener);   // a bad line is named
         };
     }
-    // end::static-exchange[]
 
     /** The server receives a message and returns it; the client sends {@code message} and returns it. */
     static String run(boolean server, BufferedReader in, PrintStream out, String message) {
