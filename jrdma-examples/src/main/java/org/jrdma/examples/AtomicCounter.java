@@ -30,7 +30,9 @@ import org.jrdma.verbs.WrOpcode;
  * A counter in the server's memory that clients increment with RDMA atomics: FETCH_AND_ADD,
  * and CMP_AND_SWP in a compare-and-swap loop. The responder executes each atomic on the
  * 8-byte word as one indivisible step, so however the clients' increments interleave none is
- * lost: the server waits for every client's "done" and prints the final value.
+ * lost: the server waits for every client's "done" and prints the final value. The server
+ * accepts one client at a time (a TCP exchange serves one peer): start the clients one after
+ * the other; they begin together, once the last has connected.
  * {@code AtomicCounter server [port] [clients]} / {@code AtomicCounter client host [port] [increments]}
  * (port 18515, 2 clients, 1000 increments by default).
  */
@@ -49,7 +51,8 @@ public final class AtomicCounter {
         String[] roleArgs = count < 0 ? args : Arrays.copyOf(args, args.length - 1);
         Args a = Args.parse("AtomicCounter", roleArgs, TcpExchange.DEFAULT_PORT);
         if (a.isServer()) {
-            long total = server(a.port(), count < 0 ? 2 : count, port -> System.out.println("AtomicCounter: listening on TCP port " + port));
+            long total = server(a.port(), count < 0 ? 2 : count, 
+                    port -> System.out.println("AtomicCounter: listening on TCP port " + port + " for the next client"));
             System.out.println("AtomicCounter server: the counter is " + total);
         } else {
             long[] taken = client(a.host(), a.port(), count < 0 ? 1000 : count);
@@ -71,7 +74,11 @@ public final class AtomicCounter {
         return -1;
     }
 
-    /** Connects {@code clients} clients one after the other, then waits for each one's "done"; returns the counter. */
+    /**
+     * Connects {@code clients} clients one after the other, telling {@code listening} its port
+     * each time it is ready for the next; then lets them all at the counter at once and waits
+     * for each one's "done". Returns the counter.
+     */
     static long server(int port, int clients, IntConsumer listening) {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
             ProtectionDomain pd = ctx.allocPd();
@@ -88,13 +95,12 @@ public final class AtomicCounter {
             try {
                 for (int i = 0; i < clients; i++) {                // each exchange accepts one client, on the same port
                     TcpServerExchange tcp = TcpExchange.server(port, TcpOptions.rcPingpong()).bind();
-                    if (i == 0) {
-                        port = tcp.localPort();                    // port 0: the next clients come to the one chosen
-                        listening.accept(port);
-                    }
-                    RcConnection c = RcConnector.connect(pd, tcp, options);
-                    connections.add(c);
-                    c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sg(Sge.of(ctl)));  // unsignaled
+                    port = tcp.localPort();                        // port 0: the next clients come to the one chosen
+                    listening.accept(port);                        // ready for the next client
+                    connections.add(RcConnector.connect(pd, tcp, options));
+                }
+                for (RcConnection c : connections) {               // all connected: the counter's address and rkey to each,
+                    c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sg(Sge.of(ctl)));  // so they start together
                 }
                 for (int i = 0; i < clients; i++) {
                     Cq.next(cq, "the clients' \"done\" (" + i + " of " + clients + " came)");

@@ -15,6 +15,8 @@ import java.net.UnknownHostException;
  */
 final class ExampleDevice {
     private static InetAddress address;
+    /** Where the search for a free address goes on: spread by pid, so concurrent builds seldom meet. */
+    private static int next = (int) (ProcessHandle.current().pid() % 240) * 250;
 
     private ExampleDevice() {
     }
@@ -22,22 +24,26 @@ final class ExampleDevice {
     /** Sets the property on first use; returns the device's address. */
     static synchronized InetAddress address() {
         if (address == null) {
-            int start = (int) (ProcessHandle.current().pid() % 240) * 250;
-            for (int i = 0; i < 60_000 && address == null; i++) {
-                int n = (start + i) % 60_000;
-                InetAddress a = ip(n);
-                try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(a, 4791))) {
-                    address = a;
-                } catch (SocketException taken) {
-                    // another JVM's device is there: try the next address
-                }
-            }
-            if (address == null) {
-                throw new IllegalStateException("no 127.80.x.y address with UDP 4791 free");
-            }
+            address = free();
             System.setProperty("jrdma.soft.devices", "examples=" + address.getHostAddress());
         }
         return address;
+    }
+
+    /** A 127.80.x.y with UDP 4791 free (never this JVM's device), for a child JVM's device. */
+    static synchronized InetAddress free() {
+        for (int i = 0; i < 60_000; i++) {
+            InetAddress a = ip(next++ % 60_000);
+            if (a.equals(address)) {
+                continue;
+            }
+            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(a, 4791))) {
+                return a;
+            } catch (SocketException taken) {
+                // another JVM's device is there: try the next address
+            }
+        }
+        throw new IllegalStateException("no 127.80.x.y address with UDP 4791 free");
     }
 
     private static InetAddress ip(int n) {

@@ -6,7 +6,9 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
@@ -48,10 +50,18 @@ class ExamplesTest {
     void atomicIncrementsOfSeveralClientsAreNeitherLostNorDoubled() throws Exception {
         int clients = 3;
         int increments = 40;
-        var server = Roles.start(listening -> AtomicCounter.server(0, clients, listening));
+        // the server says when it listens for the next client (a TCP exchange serves one peer), so
+        // each client starts then; they increment together once the last one is connected
+        BlockingQueue<Integer> ready = new LinkedBlockingQueue<>();
+        var server = Roles.start(listening -> AtomicCounter.server(0, clients, port -> {
+            listening.accept(port);
+            ready.add(port);
+        }));
         List<CompletableFuture<long[]>> runs = new ArrayList<>();
         for (int i = 0; i < clients; i++) {
-            runs.add(CompletableFuture.supplyAsync(() -> AtomicCounter.client(HOST, server.port(), increments),
+            Integer port = ready.poll(Roles.DEADLINE_SECONDS, TimeUnit.SECONDS);
+            assertThat(port).as("the server listening for client %d", i + 1).isEqualTo(server.port());
+            runs.add(CompletableFuture.supplyAsync(() -> AtomicCounter.client(HOST, port, increments),
                     r -> Thread.ofPlatform().daemon(true).start(r)));
         }
         List<Long> taken = new ArrayList<>();
