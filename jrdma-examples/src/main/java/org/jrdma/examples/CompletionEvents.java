@@ -99,7 +99,7 @@ public final class CompletionEvents {
                     qp.postRecv(new RecvWorkRequest().wrId(i).sg(Sge.of(mr, (long) i * SLOT, SLOT)));
                 }
             });
-            try (RcConnection c = RcConnector.connect(pd, tcp, options)) {
+            try (RcConnection _ = RcConnector.connect(pd, tcp, options)) {   // only its CQ is read below
                 List<String> received = new ArrayList<>();
                 WorkCompletion[] wc = {new WorkCompletion()};
                 int events = 0;

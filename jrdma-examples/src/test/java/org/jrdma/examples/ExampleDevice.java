@@ -37,7 +37,7 @@ final class ExampleDevice {
             if (a.equals(address)) {
                 continue;
             }
-            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(a, 4791))) {
+            try (DatagramSocket _ = new DatagramSocket(new InetSocketAddress(a, 4791))) {
                 return a;
             } catch (SocketException taken) {
                 // another JVM's device is there: try the next address
