@@ -31,11 +31,11 @@ import org.jrdma.verbs.WrOpcode;
  * resolves the server's address and route, and REQ → REP → RTU (MADs on each device's QP1)
  * carry the QPs to RTS, with a greeting of the client's as the REQ's private data. Then the
  * client SENDs a message, the server RECVs it, and the client disconnects (DREQ → DREP).
- * {@code CmSendRecv server [port]} / {@code CmSendRecv client host [port]} (rping's port 7471
- * by default; the host is the server's device address, e.g. 127.0.0.1).
+ * {@code CmSendRecv server [port]} / {@code CmSendRecv client host [port]} (port 7471 by default,
+ * librdmacm's rdma_server and rdma_client's; the host is the server's device address, e.g. 127.0.0.1).
  */
 public final class CmSendRecv {
-    /** rping's default port. */
+    /** librdmacm's examples' port (rdma_server.c, rdma_client.c). */
     static final int DEFAULT_PORT = 7471;
     private static final int SIZE = 256;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
