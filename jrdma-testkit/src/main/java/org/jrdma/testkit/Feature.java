@@ -109,7 +109,7 @@ public enum Feature {
 
     /**
      * A receive of SEND_WITH_INV carries IBV_WC_WITH_INV. rxe with rdma-core 44 passes the kernel's
-     * IB_WC_WITH_INVALIDATE bit (1 << 2) through, which ibverbs reads as IBV_WC_IP_CSUM_OK.
+     * IB_WC_WITH_INVALIDATE bit ({@code 1 << 2}) through, which ibverbs reads as IBV_WC_IP_CSUM_OK.
      */
     WC_WITH_INV_FLAG("IBV_WC_WITH_INV on SEND_WITH_INV receives (rxe 6.1 sets the kernel's bit 2 instead)"),
 
