@@ -7,6 +7,7 @@
 module org.jrdma.soft {
     requires org.jrdma.verbs;
     // UdpDatagrams sets IP_DONTFRAGMENT (RoCEv2 frames carry DF) through jdk.net's socket options
+    // (DontFragment; on the class path a runtime without jdk.net opens devices without DF)
     requires jdk.net;
 
     exports org.jrdma.soft to org.jrdma.tools;

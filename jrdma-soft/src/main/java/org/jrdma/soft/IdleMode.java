@@ -7,7 +7,7 @@ import org.jrdma.soft.engine.SpinIdle;
 import org.jrdma.soft.engine.YieldIdle;
 
 /**
- * How a device's engine thread ({@link ThreadingMode#DEDICATED}) waits after a pass that found
+ * How a device's engine thread ({@code ThreadingMode.DEDICATED}) waits after a pass that found
  * nothing to do. The application's own polls drive the engine whatever the mode.
  */
 public enum IdleMode {

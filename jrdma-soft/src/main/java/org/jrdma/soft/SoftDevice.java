@@ -84,7 +84,7 @@ public final class SoftDevice implements Device {
     }
 
     /**
-     * The device's counters on this host, from the shared counter files (see {@link CounterFile}),
+     * The device's counters on this host, from the shared counter files (see {@code CounterFile}),
      * plus this process's own when it has the device open and its counters could not be shared.
      */
     @Override

@@ -11,15 +11,15 @@
  *       and the configuration a user gives a device ({@code SoftOptions},
  *       {@code SoftDeviceSpec}, {@code SoftDeviceDiscovery}, {@code IdleMode},
  *       {@code SoftLimits}). Opening a device (bind, capture, start) is {@code SoftDevice}'s.
- *   <li>{@link org.jrdma.soft.engine} — one device at work: the receive loop, the packet
+ *   <li>{@code org.jrdma.soft.engine} — one device at work: the receive loop, the packet
  *       writer, the ACK policy, the runner and its idle strategies, the port, the QP table,
  *       drops, source checking and the counters file.
- *   <li>{@link org.jrdma.soft.transport} — the transport stages (requester, completer,
+ *   <li>{@code org.jrdma.soft.transport} — the transport stages (requester, completer,
  *       responder) and the per-QP state they drive.
- *   <li>{@link org.jrdma.soft.memory} — protection-domain identity, registered regions and
+ *   <li>{@code org.jrdma.soft.memory} — protection-domain identity, registered regions and
  *       windows, keys, and the checks of local and remote access.
- *   <li>{@link org.jrdma.soft.wire} — the RoCEv2 wire format.
- *   <li>{@link org.jrdma.soft.net} — datagrams, endpoints, impairment and capture.
+ *   <li>{@code org.jrdma.soft.wire} — the RoCEv2 wire format.
+ *   <li>{@code org.jrdma.soft.net} — datagrams, endpoints, impairment and capture.
  * </ul>
  *
  * <p>Only this package and {@code net} (impairment settings) are meant for code outside the

@@ -69,11 +69,19 @@ public final class Main implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Reports the version from the jar manifest when there is one. */
+    /**
+     * Reports the version: the module's (the compiler records the project version in the
+     * descriptor; a named module's packages do not read the manifest), else the jar manifest's
+     * Implementation-Version (the single jar, on the class path).
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
+            Module m = Main.class.getModule();
+            String v = m.isNamed() ? m.getDescriptor().rawVersion().orElse(null) : null;
+            if (v == null) {
+                v = Main.class.getPackage().getImplementationVersion();
+            }
             return new String[] {"jrdma " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (Java " + Runtime.version() + ")"};
         }
     }

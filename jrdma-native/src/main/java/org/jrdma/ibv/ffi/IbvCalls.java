@@ -351,7 +351,7 @@ public final class IbvCalls {
         }
     }
 
-    /** ibv_modify_srq with IBV_SRQ_LIMIT (1 << 1). */
+    /** ibv_modify_srq with IBV_SRQ_LIMIT ({@code 1 << 1}). */
     public static void modifySrqLimit(MemorySegment srq, int limit) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment attr = a.allocate(IbvLayouts.IBV_SRQ_ATTR);

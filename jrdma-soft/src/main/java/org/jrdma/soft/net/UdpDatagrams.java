@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import jdk.net.ExtendedSocketOptions;
 
 /**
  * A soft device's UDP socket, bound to (its address, 4791).
@@ -52,9 +51,8 @@ public final class UdpDatagrams implements Datagrams {
         try {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
-            if (ch.supportedOptions().contains(ExtendedSocketOptions.IP_DONTFRAGMENT)) {
-                ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
-            }
+            // without jdk.net in the runtime (class path) it goes without DF, saying so once
+            DontFragment.set(ch);
             ch.bind(new InetSocketAddress(address, port));
             if (address instanceof java.net.Inet6Address
                     && !UdpChecksumOptions.set(ch, UdpChecksumOptions.UDP_NO_CHECK6_RX)) {
