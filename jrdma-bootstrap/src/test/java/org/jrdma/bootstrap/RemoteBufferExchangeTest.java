@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
-import org.jrdma.soft.SoftDevice;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.RecvWorkRequest;
@@ -43,7 +43,7 @@ class RemoteBufferExchangeTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
-    private SoftDevice device;
+    private Device device;
     private ExecutorService serverThread;
 
     @BeforeEach
@@ -118,7 +118,7 @@ class RemoteBufferExchangeTest {
         final ProtectionDomain pd;
         final CompletionQueue cq;
 
-        Side(SoftDevice device) {
+        Side(Device device) {
             ctx = device.open();
             pd = ctx.allocPd();
             cq = ctx.createCq(16, null);

@@ -24,10 +24,10 @@ import org.jrdma.bootstrap.RcConnection;
 import org.jrdma.bootstrap.RcConnector;
 import org.jrdma.bootstrap.RcOptions;
 import org.jrdma.bootstrap.SoftDevices;
-import org.jrdma.soft.SoftDevice;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
@@ -126,7 +126,7 @@ class ConnectCloseCyclesTest {
         final MemoryRegion mr;
         final WorkCompletion[] wc = {new WorkCompletion(), new WorkCompletion()};
 
-        Side(SoftDevice device) {
+        Side(Device device) {
             ctx = device.open();
             pd = ctx.allocPd();
             cq = ctx.createCq(16, null);
@@ -207,7 +207,7 @@ class ConnectCloseCyclesTest {
         }
     }
 
-    static SoftDevice device(String name) throws Exception {
+    static Device device(String name) throws Exception {
         return SoftDevices.free(name);
     }
 }
