@@ -27,6 +27,8 @@ public interface ConnInfoCodec {
      *
      * @param info the connection info to encode
      * @param dst the buffer, with at least {@link #size()} bytes remaining
+     * @throws IllegalArgumentException if {@code info} exposes a buffer ({@link ConnInfo#buffer})
+     *     and this codec has no field for one: it is refused rather than silently dropped
      */
     void encode(ConnInfo info, ByteBuffer dst);
 
@@ -35,6 +37,7 @@ public interface ConnInfoCodec {
      *
      * @param info the connection info to encode
      * @return the message
+     * @throws IllegalArgumentException if {@code info} exposes a buffer this codec cannot carry
      */
     default byte[] encode(ConnInfo info) {
         byte[] out = new byte[size()];

@@ -50,6 +50,7 @@ public final class PingpongTextCodec implements ConnInfoCodec {
 
     @Override
     public void encode(ConnInfo info, ByteBuffer dst) {
+        ConnInfo.requireNoBuffer(info, name());
         putHex(dst, info.lid(), LID_DIGITS);
         dst.put((byte) ':');
         putHex(dst, info.qpn(), QPN_DIGITS);

@@ -24,6 +24,23 @@ public record RcConnection(QueuePair qp, ConnInfo local, ConnInfo remote, Addres
         this(qp, local, remote, null);
     }
 
+    /**
+     * The buffer the peer exposed ({@code RcOptions.exposing} on its side): where this side's
+     * RDMA WRITEs, READs and atomics go, {@code .rdma(b.address(), b.rkey())}.
+     *
+     * @return the peer's buffer
+     * @throws IllegalStateException if the peer sent none: it exposed no region, or the exchange's
+     *     codec has no field for one (rc_pingpong's; use {@code TcpOptions.perftest()})
+     */
+    public RemoteBuffer remoteBuffer() {
+        if (remote.buffer() == null) {
+            throw new IllegalStateException("the peer sent no buffer (QPN 0x" + Integer.toHexString(remote.qpn())
+                    + "): it exposed no memory region (RcOptions.exposing), or the exchange's codec carries no"
+                    + " rkey and address (rc_pingpong's and the seed's do not; TcpOptions.perftest() does)");
+        }
+        return remote.buffer();
+    }
+
     @Override
     public void close() {
         try {

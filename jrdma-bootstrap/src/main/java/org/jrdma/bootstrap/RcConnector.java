@@ -84,7 +84,8 @@ public final class RcConnector {
         AddressHandle udAh = null;
         try {
             Gid gid = pd.context().queryGid(o.port(), o.gidIndex());
-            ConnInfo local = new ConnInfo(0, qp.qpNum(), initialPsn(), gid);
+            RemoteBuffer exposed = o.exposed() == null ? null : RemoteBuffer.of(o.exposed());
+            ConnInfo local = new ConnInfo(0, qp.qpNum(), initialPsn(), gid, exposed);
             listener.onLocalInfo(local, System.nanoTime());
             if (o.qpType() == QpType.UD) {
                 // A UD QP's INIT, RTR and RTS take nothing from the peer, so it is ready (its
@@ -168,7 +169,7 @@ public final class RcConnector {
      * UD a Q_Key at INIT, nothing but the state at RTR.
      */
     private static QpWalk walk(RcOptions o, ConnInfo local) {
-        return QpWalk.rcPingpong(o.qpType()).port(o.port()).accessFlags(o.accessFlags()).qkey(o.qkey())
+        return QpWalk.rcPingpong(o.qpType()).port(o.port()).accessFlags(o.qpAccessFlags()).qkey(o.qkey())
                 .pathMtu(o.mtu()).maxDestRdAtomic(o.maxDestRdAtomic()).minRnrTimer(o.minRnrTimer()).sqPsn(local.psn())
                 .timeout(o.timeout()).retryCnt(o.retryCnt()).rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic());
     }

@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
+import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpCap;
 import org.jrdma.verbs.QpType;
@@ -15,7 +16,8 @@ import org.jrdma.verbs.QueuePair;
  * rc_pingpong's (ROCEV2-FACTS §5.2): MTU 1024, timeout 14 (67 ms), retry 7, RNR retry 7,
  * min RNR timer 12 (0.64 ms), one outstanding read each way, port 1, GID index 0, SL 0. The QP
  * type is RC unless {@link #withQpType} says UC or UD, which connect as ibv_uc_pingpong and
- * ibv_ud_pingpong do (UD with Q_Key {@link #PINGPONG_QKEY}).
+ * ibv_ud_pingpong do (UD with Q_Key {@link #PINGPONG_QKEY}). With {@link #exposing} the local
+ * {@link ConnInfo} offers a memory region to the peer's RDMA.
  *
  * @param sendCq the CQ the QP's send queue completes to ({@code ibv_qp_init_attr.send_cq})
  * @param recvCq the CQ the QP's receive queue completes to ({@code ibv_qp_init_attr.recv_cq})
@@ -36,6 +38,11 @@ import org.jrdma.verbs.QueuePair;
  * @param qpType the QP type: {@link QpType#RC}, {@link QpType#UC} or {@link QpType#UD}
  * @param qkey the Q_Key a UD QP is given at INIT and sends with; ignored for RC and UC
  * @param sl the address vector's service level, 0..15
+ * @param exposed the memory region whose address and rkey the local {@link ConnInfo} carries
+ *     ({@link ConnInfo#buffer}), so the peer may WRITE, READ or use atomics on it; null for none.
+ *     The QP is then also given the region's remote access bits (REMOTE_WRITE, REMOTE_READ,
+ *     REMOTE_ATOMIC) on top of {@code accessFlags}: the peer needs both the region's and the
+ *     QP's permission, and exposing a region means granting it
  */
 public record RcOptions(
         CompletionQueue sendCq,
@@ -55,7 +62,8 @@ public record RcOptions(
         Consumer<QueuePair> onInit,
         QpType qpType,
         int qkey,
-        int sl) {
+        int sl,
+        MemoryRegion exposed) {
 
     /** ibv_ud_pingpong's (and perftest's) Q_Key. */
     public static final int PINGPONG_QKEY = QpWalk.DEFAULT_QKEY;
@@ -84,6 +92,35 @@ public record RcOptions(
     }
 
     /**
+     * Options that expose no memory region (the components before {@code exposed}).
+     *
+     * @param sendCq the send queue's CQ
+     * @param recvCq the receive queue's CQ
+     * @param cap the QP's queue sizes
+     * @param mtu the path MTU
+     * @param port the local port number
+     * @param gidIndex the local GID table index
+     * @param accessFlags the remote access granted at INIT
+     * @param timeout the local ACK timeout exponent
+     * @param retryCnt the transport retry count
+     * @param rnrRetry the RNR retry count
+     * @param minRnrTimer the RNR NAK timer code
+     * @param maxRdAtomic outstanding reads and atomics this QP initiates
+     * @param maxDestRdAtomic outstanding reads and atomics this QP answers
+     * @param hopLimit the GRH's hop limit
+     * @param onInit called with the QP in INIT
+     * @param qpType RC, UC or UD
+     * @param qkey the UD Q_Key
+     * @param sl the service level, 0..15
+     */
+    public RcOptions(CompletionQueue sendCq, CompletionQueue recvCq, QpCap cap, Mtu mtu, int port, int gidIndex,
+            int accessFlags, int timeout, int retryCnt, int rnrRetry, int minRnrTimer, int maxRdAtomic,
+            int maxDestRdAtomic, int hopLimit, Consumer<QueuePair> onInit, QpType qpType, int qkey, int sl) {
+        this(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry, minRnrTimer,
+                maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, null);
+    }
+
+    /**
      * rc_pingpong's settings ({@link QpWalk#rcPingpong}), both queues completing to {@code cq};
      * but LOCAL_WRITE access and hop limit 64 rather than its 0 and 1.
      *
@@ -105,7 +142,7 @@ public record RcOptions(
      */
     public RcOptions withCap(QpCap c) {
         return new RcOptions(sendCq, recvCq, c, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -116,7 +153,7 @@ public record RcOptions(
      */
     public RcOptions withMtu(Mtu m) {
         return new RcOptions(sendCq, recvCq, cap, m, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -127,7 +164,7 @@ public record RcOptions(
      */
     public RcOptions withGidIndex(int index) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, index, accessFlags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -138,7 +175,7 @@ public record RcOptions(
      */
     public RcOptions withAccessFlags(int flags) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, flags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -149,7 +186,7 @@ public record RcOptions(
      */
     public RcOptions withTimeout(int t) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, t, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -161,7 +198,7 @@ public record RcOptions(
      */
     public RcOptions withRetry(int retry, int rnr) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retry, rnr,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -172,7 +209,7 @@ public record RcOptions(
      */
     public RcOptions onInit(Consumer<QueuePair> hook) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, hook, qpType, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, hook, qpType, qkey, sl, exposed);
     }
 
     /**
@@ -183,7 +220,7 @@ public record RcOptions(
      */
     public RcOptions withQpType(QpType type) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, type, qkey, sl);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, type, qkey, sl, exposed);
     }
 
     /**
@@ -194,6 +231,34 @@ public record RcOptions(
      */
     public RcOptions withSl(int serviceLevel) {
         return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
-                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, serviceLevel);
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, serviceLevel, exposed);
+    }
+
+    /**
+     * A copy that offers {@code mr} to the peer: the local {@link ConnInfo} carries its address
+     * and rkey, which the peer's {@link RcConnection#remoteBuffer()} returns, and the QP is
+     * given the region's remote access bits. The exchange's codec must have fields for them
+     * ({@code TcpOptions.perftest()}, or {@link PerftestKeyCodec} for a file); rc_pingpong's
+     * refuses to send them.
+     *
+     * @param mr the region the peer may reach, registered with the remote access it needs
+     * @return the copy
+     * @throws NullPointerException if {@code mr} is null
+     */
+    public RcOptions exposing(MemoryRegion mr) {
+        Objects.requireNonNull(mr, "mr");
+        return new RcOptions(sendCq, recvCq, cap, mtu, port, gidIndex, accessFlags, timeout, retryCnt, rnrRetry,
+                minRnrTimer, maxRdAtomic, maxDestRdAtomic, hopLimit, onInit, qpType, qkey, sl, mr);
+    }
+
+    /**
+     * The access the QP is given at INIT: {@link #accessFlags} and, when a region is exposed,
+     * its REMOTE_WRITE, REMOTE_READ and REMOTE_ATOMIC bits.
+     *
+     * @return {@link AccessFlags} bits
+     */
+    public int qpAccessFlags() {
+        int remote = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
+        return exposed == null ? accessFlags : accessFlags | (exposed.access() & remote);
     }
 }

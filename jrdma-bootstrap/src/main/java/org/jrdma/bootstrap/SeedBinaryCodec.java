@@ -38,6 +38,7 @@ public final class SeedBinaryCodec implements ConnInfoCodec {
 
     @Override
     public void encode(ConnInfo info, ByteBuffer dst) {
+        ConnInfo.requireNoBuffer(info, name());
         ByteOrder saved = dst.order();
         dst.order(ByteOrder.BIG_ENDIAN)
                 .putShort((short) info.lid())

@@ -3,7 +3,6 @@ package org.jrdma.examples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,16 +31,13 @@ import org.jrdma.verbs.WrOpcode;
  * 8-byte word as one indivisible step, so however the clients' increments interleave none is
  * lost: the server waits for every client's "done" and prints the final value. The server
  * accepts one client at a time (a TCP exchange serves one peer): start the clients one after
- * the other; they begin together, once the last has connected.
+ * the other; they begin together, once the last has connected. The counter's address and rkey
+ * reach each client in the exchange (perftest's key message, {@code RcOptions.exposing}); an
+ * empty SEND then says go.
  * {@code AtomicCounter server [port] [clients]} / {@code AtomicCounter client host [port] [increments]}
  * (port 18515, 2 clients, 1000 increments by default).
  */
 public final class AtomicCounter {
-    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    /** The counter's address (8 bytes) and rkey (4), in network order, as the first SEND. */
-    private static final int KEY_MESSAGE = 12;
-
     private AtomicCounter() {
     }
 
@@ -85,22 +81,19 @@ public final class AtomicCounter {
             CompletionQueue cq = ctx.createCq(2 * clients + 16, null);
             MemoryRegion counter = pd.registerMemory(arena.allocate(8, 8),   // atomics need an 8-byte aligned word
                     AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_ATOMIC, arena);
-            MemoryRegion ctl = pd.registerMemory(arena.allocate(KEY_MESSAGE, 8), AccessFlags.LOCAL_WRITE, arena);
-            ctl.segment().set(U64, 0, counter.addr());
-            ctl.segment().set(U32, 8, counter.rkey());
             RcOptions options = RcOptions.defaults(cq)
-                    .withAccessFlags(AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_ATOMIC)
+                    .exposing(counter)                             // its address and rkey to each client, in the exchange
                     .onInit(qp -> qp.postRecv(new RecvWorkRequest().wrId(1)));   // for the client's empty "done"
             List<RcConnection> connections = new ArrayList<>();
             try {
                 for (int i = 0; i < clients; i++) {                // each exchange accepts one client, on the same port
-                    TcpServerExchange tcp = TcpExchange.server(port, TcpOptions.rcPingpong()).bind();
+                    TcpServerExchange tcp = TcpExchange.server(port, TcpOptions.perftest()).bind();
                     port = tcp.localPort();                        // port 0: the next clients come to the one chosen
                     listening.accept(port);                        // ready for the next client
                     connections.add(RcConnector.connect(pd, tcp, options));
                 }
-                for (RcConnection c : connections) {               // all connected: the counter's address and rkey to each,
-                    c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sg(Sge.of(ctl)));  // so they start together
+                for (RcConnection c : connections) {               // all connected: an empty SEND to each says go,
+                    c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND));   // so they start together
                 }
                 for (int i = 0; i < clients; i++) {
                     Cq.next(cq, "the clients' \"done\" (" + i + " of " + clients + " came)");
@@ -117,14 +110,13 @@ public final class AtomicCounter {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(16, null);
-            MemoryRegion ctl = pd.registerMemory(arena.allocate(KEY_MESSAGE, 8), AccessFlags.LOCAL_WRITE, arena);
             MemoryRegion old = pd.registerMemory(arena.allocate(8, 8), AccessFlags.LOCAL_WRITE, arena);  // where an atomic returns the word it found
             RcOptions options = RcOptions.defaults(cq)
-                    .onInit(qp -> qp.postRecv(new RecvWorkRequest().wrId(1).sg(Sge.of(ctl))));
-            try (RcConnection c = RcConnector.connect(pd, TcpExchange.client(host, port, TcpOptions.rcPingpong()), options)) {
-                Cq.next(cq, "the counter's address and rkey");
-                long addr = ctl.segment().get(U64, 0);
-                int rkey = ctl.segment().get(U32, 8);
+                    .onInit(qp -> qp.postRecv(new RecvWorkRequest().wrId(1)));   // for the server's empty "go"
+            try (RcConnection c = RcConnector.connect(pd, TcpExchange.client(host, port, TcpOptions.perftest()), options)) {
+                long addr = c.remoteBuffer().address();            // the counter, as the server exposed it
+                int rkey = c.remoteBuffer().rkey();
+                Cq.next(cq, "the server's \"go\"");
                 MemorySegment found = old.segment();
                 long[] taken = new long[increments];
                 long guess = 0;                                    // what CMP_AND_SWP expects the counter to hold

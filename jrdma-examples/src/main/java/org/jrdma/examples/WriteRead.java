@@ -3,12 +3,13 @@ package org.jrdma.examples;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntConsumer;
+import org.jrdma.bootstrap.Exchange;
 import org.jrdma.bootstrap.RcConnection;
 import org.jrdma.bootstrap.RcConnector;
 import org.jrdma.bootstrap.RcOptions;
+import org.jrdma.bootstrap.RemoteBuffer;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
@@ -30,17 +31,14 @@ import org.jrdma.verbs.WrOpcode;
  * server's CPU takes no part in either. {@code WriteRead server [port]} /
  * {@code WriteRead client host [port]} (port 18515 by default).
  *
- * <p>The TCP exchange swaps only what the QPs need (rc_pingpong's LID, QPN, PSN and GID); the
- * buffer's address and rkey go as the connection's first SEND, as rping sends its
- * {@code struct rping_rdma_info} — so they never cross the socket, and reach only the QP the
- * server connected.
+ * <p>The address and rkey travel in the TCP exchange with what the QPs need, in perftest's key
+ * message ({@code TcpOptions.perftest()}): the server offers the buffer with
+ * {@code RcOptions.exposing}, the client finds it in {@code RcConnection.remoteBuffer()}. The
+ * socket carries them in clear, as perftest's does; {@code withSecurity} (a pre-shared key or
+ * TLS) authenticates the peer and encrypts them.
  */
 public final class WriteRead {
     static final int SIZE = 4096;
-    /** rping's struct rping_rdma_info: the buffer's address (8 bytes), rkey (4), size (4), in network order. */
-    private static final int KEY_MESSAGE = 16;
-    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private WriteRead() {
     }
@@ -69,19 +67,13 @@ public final class WriteRead {
             CompletionQueue cq = ctx.createCq(16, null);
             MemoryRegion buffer = pd.registerMemory(arena.allocate(SIZE, 8),
                     AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ, arena);
-            MemoryRegion ctl = pd.registerMemory(arena.allocate(KEY_MESSAGE, 8), AccessFlags.LOCAL_WRITE, arena);
 
-            TcpServerExchange tcp = TcpExchange.server(port, TcpOptions.rcPingpong()).bind();
+            TcpServerExchange tcp = TcpExchange.server(port, TcpOptions.perftest()).bind();  // carries rkey and address
             listening.accept(tcp.localPort());
-            RcOptions options = RcOptions.defaults(cq)        // the QP lets its peer write and read
-                    .withAccessFlags(AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ)
+            RcOptions options = RcOptions.defaults(cq)
+                    .exposing(buffer)                         // address and rkey to the client, which may write and read it
                     .onInit(qp -> qp.postRecv(new RecvWorkRequest().wrId(1)));  // for "done", which is empty
-            try (RcConnection c = RcConnector.connect(pd, tcp, options)) {
-                MemorySegment key = ctl.segment();            // the buffer's address and rkey, to the client
-                key.set(U64, 0, buffer.addr());
-                key.set(U32, 8, buffer.rkey());
-                key.set(U32, 12, SIZE);
-                c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).sg(Sge.of(ctl)));  // unsignaled: "done" says it arrived
+            try (RcConnection _ = RcConnector.connect(pd, tcp, options)) {
                 Cq.next(cq, "the client's \"done\"");         // the client wrote and read back meanwhile
                 return buffer.segment().toArray(ValueLayout.JAVA_BYTE);
             }
@@ -97,21 +89,17 @@ public final class WriteRead {
             CompletionQueue cq = ctx.createCq(16, null);
             MemoryRegion out = pd.registerMemory(arena.allocate(SIZE, 8), AccessFlags.LOCAL_WRITE, arena);
             MemoryRegion in = pd.registerMemory(arena.allocate(SIZE, 8), AccessFlags.LOCAL_WRITE, arena);
-            MemoryRegion ctl = pd.registerMemory(arena.allocate(KEY_MESSAGE, 8), AccessFlags.LOCAL_WRITE, arena);
             out.segment().copyFrom(MemorySegment.ofArray(data));
 
-            RcOptions options = RcOptions.defaults(cq)        // the server's first SEND: its address and rkey
-                    .onInit(qp -> qp.postRecv(new RecvWorkRequest().wrId(1).sg(Sge.of(ctl))));
-            try (RcConnection c = RcConnector.connect(pd, TcpExchange.client(host, port, TcpOptions.rcPingpong()), options)) {
-                Cq.next(cq, "the server's address and rkey");
-                long remoteAddr = ctl.segment().get(U64, 0);
-                int rkey = ctl.segment().get(U32, 8);
+            Exchange tcp = TcpExchange.client(host, port, TcpOptions.perftest());
+            try (RcConnection c = RcConnector.connect(pd, tcp, RcOptions.defaults(cq))) {
+                RemoteBuffer server = c.remoteBuffer();       // the address and rkey the server exposed
 
                 c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_WRITE)
-                        .flags(SendFlags.SIGNALED).sg(Sge.of(out)).rdma(remoteAddr, rkey));
+                        .flags(SendFlags.SIGNALED).sg(Sge.of(out)).rdma(server.address(), server.rkey()));
                 Cq.next(cq, "the RDMA WRITE");                // acknowledged: the data is in the server's memory
                 c.qp().postSend(new SendWorkRequest().wrId(3).opcode(WrOpcode.RDMA_READ)
-                        .flags(SendFlags.SIGNALED).sg(Sge.of(in)).rdma(remoteAddr, rkey));
+                        .flags(SendFlags.SIGNALED).sg(Sge.of(in)).rdma(server.address(), server.rkey()));
                 Cq.next(cq, "the RDMA READ");                 // the server's buffer, now in ours
                 c.qp().postSend(new SendWorkRequest().wrId(4).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED));  // "done"
                 Cq.next(cq, "the \"done\" SEND");

@@ -32,7 +32,9 @@ import org.jrdma.bootstrap.PingpongTextCodec;
  * failed one that was not killed, nothing remains that a rerun could read.
  *
  * <p>The file holds the 52-byte rc_pingpong text by default, so it can be inspected with
- * {@code cat} and pasted into a static config.
+ * {@code cat} and pasted into a static config. That text has no field for a buffer; to swap
+ * an exposed region's rkey and address ({@code RcOptions.exposing}) use
+ * {@code withCodec(PerftestKeyCodec.GID)}, whose 108-byte text is as readable.
  */
 public final class FileExchange implements Exchange {
     /** How long {@link #exchange} waits for the peer's file unless told otherwise: 10 s. */

@@ -23,8 +23,9 @@ public record PeerConfig(ConnInfo peer, Optional<Mtu> mtu) {
     }
 
     /**
-     * Parses {@code key=value} lines: {@code lid}, {@code qpn}, {@code psn}, {@code gid} and
-     * optionally {@code mtu}. See {@link PeerConfigParser} for the exact rules.
+     * Parses {@code key=value} lines: {@code lid}, {@code qpn}, {@code psn}, {@code gid},
+     * optionally {@code mtu}, and optionally together {@code rkey} and {@code vaddr} (the
+     * peer's buffer, {@link ConnInfo#buffer}). See {@link PeerConfigParser} for the exact rules.
      *
      * @param text the configuration
      * @return the peer it describes

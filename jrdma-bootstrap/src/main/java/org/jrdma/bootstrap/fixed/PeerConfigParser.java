@@ -10,6 +10,7 @@ import org.jrdma.bootstrap.Excerpt;
 import org.jrdma.bootstrap.InvalidFieldException;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
+import org.jrdma.bootstrap.RemoteBuffer;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
 
@@ -19,14 +20,18 @@ import org.jrdma.verbs.Mtu;
  * is an error, not a silently different value). Keys: {@code lid}, {@code qpn}, {@code psn}
  * (decimal or {@code 0x} hex), {@code gid} (32 hex digits in raw order as rc_pingpong sends it,
  * or an IP literal such as {@code ::ffff:10.77.0.3} or {@code 10.77.0.3}; never a host name, so no
- * DNS), optional {@code mtu} (256…4096). An unknown, duplicate or missing key is an error naming
- * the key, so two conflicting entries can never both be "the" value.
+ * DNS), optional {@code mtu} (256…4096), and optionally, both or neither, the buffer the peer
+ * exposes: {@code rkey} (u32) and {@code vaddr} (u64), decimal or {@code 0x} hex, as perftest
+ * prints them ({@code RKey 0x001234 VAddr 0x007f0000001000}). An unknown, duplicate or missing key
+ * is an error naming the key, so two conflicting entries can never both be "the" value.
  */
 final class PeerConfigParser {
     /** A config is a handful of lines; anything larger is not one, and is refused before parsing. */
     static final int MAX_CHARS = 4096;
 
     private static final Pattern NUMBER = Pattern.compile("0[xX][0-9a-fA-F]{1,8}|[0-9]{1,10}");
+    private static final Pattern U32 = Pattern.compile("0[xX][0-9a-fA-F]{1,8}|[0-9]{1,10}");
+    private static final Pattern U64 = Pattern.compile("0[xX][0-9a-fA-F]{1,16}|[0-9]{1,20}");
     private static final Pattern HEX32 = Pattern.compile("[0-9a-fA-F]{32}");
     private static final Pattern PRINTABLE_KEY = Pattern.compile("[A-Za-z0-9_.-]{1,32}");
 
@@ -54,7 +59,7 @@ final class PeerConfigParser {
             String value = line.substring(eq + 1).strip();
             if (!isKnown(key)) {
                 throw new MalformedMessageException(PRINTABLE_KEY.matcher(key).matches() ? key : "key",
-                        "line " + lineNumber + ": unknown key " + Excerpt.of(key) + " (known: lid, qpn, psn, gid, mtu)");
+                        "line " + lineNumber + ": unknown key " + Excerpt.of(key) + " (known: lid, qpn, psn, gid, mtu, rkey, vaddr)");
             }
             Integer first = lineOf.putIfAbsent(key, lineNumber);
             if (first != null) {
@@ -70,7 +75,7 @@ final class PeerConfigParser {
         ConnInfo peer;
         try {
             peer = new ConnInfo(number("lid", values.get("lid")), number("qpn", values.get("qpn")),
-                    number("psn", values.get("psn")), gid(values.get("gid")));
+                    number("psn", values.get("psn")), gid(values.get("gid")), buffer(values));
         } catch (InvalidFieldException e) {
             throw MalformedMessageException.from(e);
         }
@@ -80,9 +85,43 @@ final class PeerConfigParser {
 
     private static boolean isKnown(String key) {
         return switch (key) {
-            case "lid", "qpn", "psn", "gid", "mtu" -> true;
+            case "lid", "qpn", "psn", "gid", "mtu", "rkey", "vaddr" -> true;
             default -> false;
         };
+    }
+
+    /** The peer's buffer when both {@code rkey} and {@code vaddr} are given, null when neither is. */
+    private static RemoteBuffer buffer(Map<String, String> values) {
+        String rkey = values.get("rkey");
+        String vaddr = values.get("vaddr");
+        if (rkey == null && vaddr == null) {
+            return null;
+        }
+        if (rkey == null || vaddr == null) {
+            String missing = rkey == null ? "rkey" : "vaddr";
+            String given = rkey == null ? "vaddr" : "rkey";
+            throw new MalformedMessageException(missing, "missing key: " + given + " is given, and a buffer needs"
+                    + " both rkey and vaddr");
+        }
+        long key = unsigned("rkey", rkey, U32);
+        if (key > 0xFFFF_FFFFL) {
+            throw new MalformedMessageException("rkey", rkey + " is out of range (an rkey is 32 bits)");
+        }
+        return new RemoteBuffer(unsigned("vaddr", vaddr, U64), (int) key);
+    }
+
+    /** An unsigned decimal or 0x-hex number of at most 64 bits. */
+    private static long unsigned(String key, String value, Pattern form) {
+        if (!form.matcher(value).matches()) {
+            throw new MalformedMessageException(key, Excerpt.of(value) + " is not a decimal or 0x-hex number of its width");
+        }
+        try {
+            return value.length() > 1 && (value.charAt(1) == 'x' || value.charAt(1) == 'X')
+                    ? Long.parseUnsignedLong(value.substring(2), 16)
+                    : Long.parseUnsignedLong(value);
+        } catch (NumberFormatException e) {
+            throw new MalformedMessageException(key, value + " is out of range (at most 64 bits)");
+        }
     }
 
     private static int number(String key, String value) {

@@ -3,6 +3,7 @@ package org.jrdma.bootstrap.tcp;
 import java.time.Duration;
 import java.util.Objects;
 import org.jrdma.bootstrap.ConnInfoCodec;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.bootstrap.PingpongTextCodec;
 import org.jrdma.bootstrap.SeedBinaryCodec;
 
@@ -50,6 +51,30 @@ public record TcpOptions(ConnInfoCodec codec, boolean doneTerminator, Duration i
      */
     public static TcpOptions rcPingpong() {
         return new TcpOptions(PingpongTextCodec.INSTANCE, true, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, TcpSecurity.plain(), false);
+    }
+
+    /**
+     * perftest's 108-byte key message ({@link PerftestKeyCodec#GID}), which carries a buffer's
+     * rkey and address besides what the QP needs ({@code RcOptions.exposing},
+     * {@code RcConnection.remoteBuffer}); then "done" and 10 s deadlines as {@link #rcPingpong}.
+     * It is the message of perftest's exchange, not the whole of it (no version, system data or
+     * MTU steps), so it does not talk to perftest's {@code ib_write_bw}; {@code jrdma perf} does.
+     *
+     * @return the options
+     */
+    public static TcpOptions perftest() {
+        return new TcpOptions(PerftestKeyCodec.GID, true, DEFAULT_TIMEOUT, DEFAULT_TIMEOUT, TcpSecurity.plain(), false);
+    }
+
+    /**
+     * A copy that sends another fixed-size message, e.g.
+     * {@code PerftestKeyCodec.GID.withOutReads(16)}.
+     *
+     * @param c the codec both sides use
+     * @return the copy
+     */
+    public TcpOptions withCodec(ConnInfoCodec c) {
+        return new TcpOptions(c, doneTerminator, ioTimeout, acceptTimeout, security, bindGidToPeer);
     }
 
     /**

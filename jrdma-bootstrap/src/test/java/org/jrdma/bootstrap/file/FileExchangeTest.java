@@ -21,8 +21,10 @@ import org.jrdma.bootstrap.ExchangeStep;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
 import org.jrdma.bootstrap.InvalidFieldException;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.bootstrap.PingpongTextCodec;
 import org.jrdma.bootstrap.RecordingListener;
+import org.jrdma.bootstrap.RemoteBuffer;
 import org.jrdma.bootstrap.SeedBinaryCodec;
 import org.jrdma.bootstrap.TestInfos;
 import org.junit.jupiter.api.AfterEach;
@@ -182,6 +184,24 @@ class FileExchangeTest {
         Future<ConnInfo> atServer = threads.submit(() -> server("bin").withCodec(SeedBinaryCodec.INSTANCE).exchange(TestInfos.SERVER));
         assertThat(client("bin").withCodec(SeedBinaryCodec.INSTANCE).exchange(TestInfos.CLIENT)).isEqualTo(TestInfos.SERVER);
         assertThat(atServer.get(10, TimeUnit.SECONDS)).isEqualTo(TestInfos.CLIENT);
+    }
+
+    @Test
+    void thePerftestCodecCarriesABufferThroughTheFiles() throws Exception {
+        ConnInfo exposing = TestInfos.SERVER.withBuffer(new RemoteBuffer(0x7f0000001000L, 0x1234));
+        Future<ConnInfo> atServer = threads.submit(() -> server("keys").withCodec(PerftestKeyCodec.GID).exchange(exposing));
+        ConnInfo got = client("keys").withCodec(PerftestKeyCodec.GID).exchange(TestInfos.CLIENT);
+        assertThat(got.buffer()).isEqualTo(new RemoteBuffer(0x7f0000001000L, 0x1234));
+        assertThat(got).isEqualTo(exposing);
+        assertThat(atServer.get(10, TimeUnit.SECONDS)).isEqualTo(TestInfos.CLIENT);
+    }
+
+    @Test
+    void theDefaultTextRefusesToDropABufferAndLeavesNoFile() {
+        ConnInfo exposing = TestInfos.CLIENT.withBuffer(new RemoteBuffer(0x1000, 7));
+        assertThatThrownBy(() -> client("nokeys").exchange(exposing)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rc_pingpong text");
+        assertThat(client("nokeys").localFile()).doesNotExist();
     }
 
     @Test

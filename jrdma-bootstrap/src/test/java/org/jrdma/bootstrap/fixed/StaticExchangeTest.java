@@ -80,7 +80,7 @@ class StaticExchangeTest {
                 Arguments.of("missing psn", lid + qpn + gid, "psn"),
                 Arguments.of("missing gid", lid + qpn + psn, "gid"),
                 Arguments.of("empty", "", "lid"),
-                Arguments.of("unknown key", lid + qpn + psn + gid + "rkey=0x1234\n", "rkey"),
+                Arguments.of("unknown key", lid + qpn + psn + gid + "qkey=0x1234\n", "qkey"),
                 Arguments.of("unknown unprintable key", lid + qpn + psn + gid + "\u0007=1\n", "key"),
                 Arguments.of("keys are lower case", "LID=0\n" + qpn + psn + gid, "LID"),
                 Arguments.of("duplicate qpn", lid + qpn + psn + gid + "qpn=0x18\n", "qpn"),

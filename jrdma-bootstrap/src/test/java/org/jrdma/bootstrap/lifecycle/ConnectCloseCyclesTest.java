@@ -7,10 +7,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,11 +23,11 @@ import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.RcConnection;
 import org.jrdma.bootstrap.RcConnector;
 import org.jrdma.bootstrap.RcOptions;
-import org.jrdma.soft.SoftDevice;
-import org.jrdma.soft.SoftDeviceSpec;
+import org.jrdma.bootstrap.SoftDevices;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Context;
+import org.jrdma.verbs.Device;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QpCap;
@@ -130,7 +126,7 @@ class ConnectCloseCyclesTest {
         final MemoryRegion mr;
         final WorkCompletion[] wc = {new WorkCompletion(), new WorkCompletion()};
 
-        Side(SoftDevice device) {
+        Side(Device device) {
             ctx = device.open();
             pd = ctx.allocPd();
             cq = ctx.createCq(16, null);
@@ -211,18 +207,7 @@ class ConnectCloseCyclesTest {
         }
     }
 
-    /** A soft device on a free 127.79.x.y (UDP 4791 free there), so parallel test runs never clash. */
-    static SoftDevice device(String name) throws Exception {
-        int start = (int) (ProcessHandle.current().pid() % 200) * 250 + name.length();
-        for (int i = 0; i < 1000; i++) {
-            int n = (start + i * 7) % 60000;
-            InetAddress addr = InetAddress.getByAddress(new byte[] {127, 79, (byte) (n / 250), (byte) (n % 250 + 1)});
-            try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(addr, 4791))) {
-                return new SoftDevice(new SoftDeviceSpec(name + "_" + n, addr, 65536, false));
-            } catch (SocketException taken) {
-                // next
-            }
-        }
-        throw new IllegalStateException("no free 127.79.x.y");
+    static Device device(String name) throws Exception {
+        return SoftDevices.free(name);
     }
 }

@@ -1,6 +1,7 @@
 package org.jrdma.tools.perf;
 
 import java.util.Locale;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpType;

@@ -1,6 +1,7 @@
 package org.jrdma.tools.perf;
 
 import java.lang.foreign.ValueLayout;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;

@@ -1,5 +1,6 @@
 package org.jrdma.tools.perf;
 
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.CompletionQueue;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;

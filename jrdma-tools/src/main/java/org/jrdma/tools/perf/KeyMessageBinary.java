@@ -1,6 +1,7 @@
 package org.jrdma.tools.perf;
 
 import java.nio.ByteBuffer;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.verbs.Gid;
 

@@ -1,5 +1,6 @@
 package org.jrdma.tools.perf;
 
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;

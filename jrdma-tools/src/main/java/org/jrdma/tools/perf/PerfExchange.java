@@ -3,7 +3,9 @@ package org.jrdma.tools.perf;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.jrdma.bootstrap.Excerpt;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.bootstrap.tcp.Done;
 import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.verbs.Mtu;
@@ -144,9 +146,9 @@ final class PerfExchange implements AutoCloseable {
             return KeyMessageBinary.decode(swap(KeyMessageBinary.encode(mine, gidIndex), KeyMessageBinary.SIZE,
                     "key message (" + purpose + ")", PerfPipe.ANY, readTimeout));
         }
-        byte[] theirs = swap(KeyMessageCodec.encode(mine, true), KeyMessageCodec.GID_SIZE, "key message (" + purpose + ")",
-                (b, n) -> KeyMessageCodec.checkPrefix(b, n, true), readTimeout);
-        return KeyMessageCodec.decode(theirs, true);
+        byte[] theirs = swap(PerftestKeyCodec.GID.encodeKey(mine), PerftestKeyCodec.GID_SIZE, "key message (" + purpose + ")",
+                PerftestKeyCodec.GID::checkPrefix, readTimeout);
+        return PerftestKeyCodec.GID.decodeKey(theirs);
     }
 
     /**

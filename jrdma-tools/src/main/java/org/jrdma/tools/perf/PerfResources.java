@@ -2,6 +2,7 @@ package org.jrdma.tools.perf;
 
 import java.lang.foreign.MemorySegment;
 import java.security.SecureRandom;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AddressHandle;

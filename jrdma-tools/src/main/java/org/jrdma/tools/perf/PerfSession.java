@@ -2,6 +2,7 @@ package org.jrdma.tools.perf;
 
 import java.io.PrintWriter;
 import java.util.function.Consumer;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.verbs.Context;

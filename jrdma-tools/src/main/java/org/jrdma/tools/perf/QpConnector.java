@@ -1,5 +1,6 @@
 package org.jrdma.tools.perf;
 
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.AhAttr;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.QpWalk;

@@ -1,5 +1,6 @@
 package org.jrdma.tools.perf;
 
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.RecvWorkRequest;
 import org.jrdma.verbs.Sge;

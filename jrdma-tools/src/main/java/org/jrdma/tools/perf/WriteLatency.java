@@ -2,6 +2,7 @@ package org.jrdma.tools.perf;
 
 import java.lang.invoke.VarHandle;
 import java.lang.foreign.ValueLayout;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.WrOpcode;
 
 /**

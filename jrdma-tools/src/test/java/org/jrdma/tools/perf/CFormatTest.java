@@ -3,6 +3,7 @@ package org.jrdma.tools.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.verbs.Gid;
 import org.junit.jupiter.api.Test;
 

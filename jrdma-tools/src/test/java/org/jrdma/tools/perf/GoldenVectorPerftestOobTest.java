@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.bootstrap.KeyMessage;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.verbs.Mtu;
 import org.junit.jupiter.api.Test;
 
@@ -92,10 +94,10 @@ class GoldenVectorPerftestOobTest {
             int nDone = 0;
             for (Segment s : segs.subList(8, segs.size())) {
                 switch (s.bytes().length) {
-                    case KeyMessageCodec.GID_SIZE -> {
-                        KeyMessageCodec.checkPrefix(s.bytes(), s.bytes().length, true);
-                        KeyMessage k = KeyMessageCodec.decode(s.bytes(), true);
-                        assertThat(KeyMessageCodec.encode(k, true)).as(capture + " frame " + s.frame())
+                    case PerftestKeyCodec.GID_SIZE -> {
+                        PerftestKeyCodec.GID.checkPrefix(s.bytes(), s.bytes().length);
+                        KeyMessage k = PerftestKeyCodec.GID.decodeKey(s.bytes());
+                        assertThat(PerftestKeyCodec.GID.encodeKey(k)).as(capture + " frame " + s.frame())
                                 .isEqualTo(s.bytes());
                         n108++;
                     }
@@ -162,16 +164,16 @@ class GoldenVectorPerftestOobTest {
                 assertThat(x.mtu(Mtu.MTU_1024)).isEqualTo(Mtu.MTU_1024);
                 List<Segment> client = segs.stream().filter(Segment::fromClient).skip(4).toList();
                 List<Segment> serverKeys = segs.stream().filter(s -> !s.fromClient())
-                        .filter(s -> s.bytes().length == KeyMessageCodec.GID_SIZE).toList();
+                        .filter(s -> s.bytes().length == PerftestKeyCodec.GID_SIZE).toList();
                 int key = 0;
                 for (int i = 0; i < client.size(); i++) {
                     byte[] b = client.get(i).bytes();
-                    if (b.length == KeyMessageCodec.GID_SIZE && client.get(i + 1).bytes().length == 5) {
-                        x.close(KeyMessageCodec.decode(b, true));
+                    if (b.length == PerftestKeyCodec.GID_SIZE && client.get(i + 1).bytes().length == 5) {
+                        x.close(PerftestKeyCodec.GID.decodeKey(b));
                         i++;
-                    } else if (b.length == KeyMessageCodec.GID_SIZE) {
-                        assertThat(x.keys(KeyMessageCodec.decode(b, true), "replay"))
-                                .isEqualTo(KeyMessageCodec.decode(serverKeys.get(key++).bytes(), true));
+                    } else if (b.length == PerftestKeyCodec.GID_SIZE) {
+                        assertThat(x.keys(PerftestKeyCodec.GID.decodeKey(b), "replay"))
+                                .isEqualTo(PerftestKeyCodec.GID.decodeKey(serverKeys.get(key++).bytes()));
                     } else {
                         assertThat(b).hasSize(8);
                         BwReport mine = new BwReport(BwReport.u64(b), BwReport.u64(client.get(i + 1).bytes()),

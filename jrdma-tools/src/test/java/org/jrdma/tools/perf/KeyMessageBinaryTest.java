@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HexFormat;
 import org.jrdma.bootstrap.InvalidFieldException;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.junit.jupiter.api.Test;
 

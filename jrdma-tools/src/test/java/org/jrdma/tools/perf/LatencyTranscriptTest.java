@@ -11,6 +11,8 @@ import java.net.Socket;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jrdma.bootstrap.KeyMessage;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.tools.FreeLoopback;
 import org.jrdma.tools.OwnDevices;
 import org.jrdma.tools.ToolRun;
@@ -49,18 +51,18 @@ class LatencyTranscriptTest {
             in.readFully(new byte[2]);
             KeyMessage first = null;
             for (int i = 0; i < 4; i++) { // ib_read_lat 6.06: four key exchanges before the test
-                out.write(KeyMessageCodec.encode(ours, true));
-                byte[] theirs = new byte[KeyMessageCodec.GID_SIZE];
+                out.write(PerftestKeyCodec.GID.encodeKey(ours));
+                byte[] theirs = new byte[PerftestKeyCodec.GID_SIZE];
                 in.readFully(theirs);
-                KeyMessage k = KeyMessageCodec.decode(theirs, true);
+                KeyMessage k = PerftestKeyCodec.GID.decodeKey(theirs);
                 first = first == null ? k : first;
                 assertThat(k).isEqualTo(first);
             }
             // (the client measures here) ctx_close_connection: one more key exchange, then "done"
-            out.write(KeyMessageCodec.encode(ours, true));
-            byte[] closing = new byte[KeyMessageCodec.GID_SIZE];
+            out.write(PerftestKeyCodec.GID.encodeKey(ours));
+            byte[] closing = new byte[PerftestKeyCodec.GID_SIZE];
             in.readFully(closing);
-            assertThat(KeyMessageCodec.decode(closing, true)).isEqualTo(first);
+            assertThat(PerftestKeyCodec.GID.decodeKey(closing)).isEqualTo(first);
             byte[] done = new byte[PerfExchange.DONE.length];
             in.readFully(done);
             assertThat(done).isEqualTo(PerfExchange.DONE);

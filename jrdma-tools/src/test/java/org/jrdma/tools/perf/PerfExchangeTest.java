@@ -16,8 +16,10 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jrdma.bootstrap.ExchangeTimeoutException;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PeerClosedException;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.tools.FreeLoopback;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.Mtu;
@@ -96,14 +98,14 @@ class PerfExchangeTest {
                     byte[] mtu = read(in, 2);
                     out.write(new byte[] {'3', 0});
                     byte[] key = read(in, 108);
-                    out.write(KeyMessageCodec.encode(theirs, true));
+                    out.write(PerftestKeyCodec.GID.encodeKey(theirs));
                     byte[] report = new byte[40];
                     for (int i = 0; i < 5; i++) { // five swaps of 8 bytes; the server's report is unfilled
                         in.readFully(report, 8 * i, 8);
                         out.write(new byte[8]);
                     }
                     byte[] close = read(in, 108);
-                    out.write(KeyMessageCodec.encode(theirs, true));
+                    out.write(PerftestKeyCodec.GID.encodeKey(theirs));
                     byte[] done = read(in, 5);
                     out.write(PerfExchange.DONE);
                     return new byte[][] {version, {(byte) (cycle >> 12), (byte) line}, mtu, key, report, close, done};
@@ -123,14 +125,14 @@ class PerfExchangeTest {
             assertThat(got[0]).isEqualTo(Arrays.copyOf("6.06".getBytes(US_ASCII), 16));
             assertThat(got[1]).containsExactly(1, 64); // 4096 >> 12, 64
             assertThat(got[2]).containsExactly('5', 0); // IBV_MTU_4096 as "%d" with its NUL
-            assertThat(KeyMessageCodec.decode(got[3], true)).isEqualTo(ours);
+            assertThat(PerftestKeyCodec.GID.decodeKey(got[3])).isEqualTo(ours);
             DataInputStream report = new DataInputStream(new java.io.ByteArrayInputStream(got[4]));
             assertThat(report.readLong()).isEqualTo(4096);
             assertThat(report.readLong()).isEqualTo(100);
             assertThat(report.readDouble()).isEqualTo(1.5); // big-endian IEEE, as hton_double
             assertThat(report.readDouble()).isEqualTo(1.25);
             assertThat(report.readDouble()).isEqualTo(0.000305);
-            assertThat(KeyMessageCodec.decode(got[5], true)).isEqualTo(ours);
+            assertThat(PerftestKeyCodec.GID.decodeKey(got[5])).isEqualTo(ours);
             assertThat(got[6]).isEqualTo(PerfExchange.DONE);
         }
     }
@@ -164,8 +166,8 @@ class PerfExchangeTest {
             assertThat(in.readInt()).isEqualTo(64);
             out.write(new byte[] {'5', 0});
             assertThat(read(in, 2)).containsExactly('4', 0);
-            out.write(KeyMessageCodec.encode(theirs, true));
-            assertThat(KeyMessageCodec.decode(read(in, 108), true)).isEqualTo(ours);
+            out.write(PerftestKeyCodec.GID.encodeKey(theirs));
+            assertThat(PerftestKeyCodec.GID.decodeKey(read(in, 108))).isEqualTo(ours);
             out.writeLong(65536);
             in.readLong();
             out.writeLong(5000);
@@ -174,7 +176,7 @@ class PerfExchangeTest {
                 out.writeDouble(d);
                 in.readDouble();
             }
-            out.write(KeyMessageCodec.encode(theirs, true));
+            out.write(PerftestKeyCodec.GID.encodeKey(theirs));
             read(in, 108);
             out.write(PerfExchange.DONE);
             assertThat(read(in, 5)).isEqualTo(PerfExchange.DONE);
@@ -223,7 +225,7 @@ class PerfExchangeTest {
             in.readNBytes(8);
             out.write(new byte[] {'3', 0});
             in.readNBytes(2);
-            byte[] key = KeyMessageCodec.encode(key(2), true);
+            byte[] key = PerftestKeyCodec.GID.encodeKey(key(2));
             key[13] = 'Z'; // inside the QPN
             out.write(key);
             assertThat(server2.get(30, TimeUnit.SECONDS)).isInstanceOf(MalformedMessageException.class)

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.testkit.fuzz.Fuzz;
 import org.jrdma.verbs.Gid;
 import org.junit.jupiter.api.Test;
@@ -23,10 +25,10 @@ class PerfWireFuzzTest {
     void keyMessagesOfEveryLengthDecodeOrFailTyped() {
         Random r = new Random(Fuzz.seed(0x4E41));
         for (boolean withGid : new boolean[] {true, false}) {
-            int size = withGid ? KeyMessageCodec.GID_SIZE : KeyMessageCodec.NO_GID_SIZE;
+            int size = withGid ? PerftestKeyCodec.GID_SIZE : PerftestKeyCodec.NO_GID_SIZE;
             for (int len = 0; len <= 2 * size; len++) {
                 for (int k = 0; k < 10; k++) {
-                    byte[] b = Arrays.copyOf(KeyMessageCodec.encode(randomKeys(r, withGid), withGid), len);
+                    byte[] b = Arrays.copyOf(codec(withGid).encodeKey(randomKeys(r, withGid)), len);
                     if (k % 2 == 1) {
                         r.nextBytes(b);
                     }
@@ -41,7 +43,7 @@ class PerfWireFuzzTest {
         Fuzz.run("perftest key message mutated", 15_000, 0x4E42, c -> {
             Random r = c.random();
             boolean withGid = r.nextBoolean();
-            checkKeys(c.input(Fuzz.mutate(KeyMessageCodec.encode(randomKeys(r, withGid), withGid), r)), withGid);
+            checkKeys(c.input(Fuzz.mutate(codec(withGid).encodeKey(randomKeys(r, withGid)), r)), withGid);
         });
     }
 
@@ -51,10 +53,10 @@ class PerfWireFuzzTest {
             Random r = c.random();
             boolean withGid = r.nextBoolean();
             KeyMessage m = randomKeys(r, withGid);
-            byte[] wire = c.input(KeyMessageCodec.encode(m, withGid));
-            assertThat(KeyMessageCodec.decode(wire, withGid)).isEqualTo(m);
+            byte[] wire = c.input(codec(withGid).encodeKey(m));
+            assertThat(codec(withGid).decodeKey(wire)).isEqualTo(m);
             for (int n = 0; n <= wire.length; n++) {
-                KeyMessageCodec.checkPrefix(Arrays.copyOf(wire, n), n, withGid);
+                codec(withGid).checkPrefix(Arrays.copyOf(wire, n), n);
             }
         });
     }
@@ -97,24 +99,24 @@ class PerfWireFuzzTest {
     private static void checkKeys(byte[] b, boolean withGid) {
         KeyMessage decoded = null;
         try {
-            decoded = KeyMessageCodec.decode(b, withGid);
+            decoded = codec(withGid).decodeKey(b);
         } catch (MalformedMessageException typed) {
             assertThat(typed.field()).isNotBlank();
             assertThat(typed.getMessage()).hasSizeLessThan(500);
         }
         if (decoded != null) {
-            assertThat(KeyMessageCodec.decode(KeyMessageCodec.encode(decoded, withGid), withGid)).isEqualTo(decoded);
+            assertThat(codec(withGid).decodeKey(codec(withGid).encodeKey(decoded))).isEqualTo(decoded);
         }
         boolean prefixRefused = false;
         for (int n = 0; n <= b.length && !prefixRefused; n++) {
             try {
-                KeyMessageCodec.checkPrefix(Arrays.copyOf(b, n), n, withGid);
+                codec(withGid).checkPrefix(Arrays.copyOf(b, n), n);
             } catch (MalformedMessageException refused) {
                 prefixRefused = true;
                 assertThat(decoded).as("prefix %d refused, so the message must not decode", n).isNull();
             }
         }
-        int size = withGid ? KeyMessageCodec.GID_SIZE : KeyMessageCodec.NO_GID_SIZE;
+        int size = withGid ? PerftestKeyCodec.GID_SIZE : PerftestKeyCodec.NO_GID_SIZE;
         if (!prefixRefused && b.length == size) {
             assertThat(decoded).as("every byte passed the prefix check, so the message decodes").isNotNull();
         }
@@ -125,5 +127,9 @@ class PerfWireFuzzTest {
         r.nextBytes(gid);
         return new KeyMessage(r.nextInt(1 << 16), r.nextInt(1 << 16), r.nextInt(1 << 24), r.nextInt(1 << 24), r.nextInt(),
                 r.nextLong(), withGid ? Gid.of(gid) : Gid.ZERO, r.nextInt());
+    }
+
+    private static PerftestKeyCodec codec(boolean withGid) {
+        return withGid ? PerftestKeyCodec.GID : PerftestKeyCodec.NO_GID;
     }
 }

@@ -20,6 +20,7 @@ import static org.jrdma.verbs.QpAttrMask.TIMEOUT;
 import static org.jrdma.verbs.QpAttrMask.of;
 
 import java.util.List;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.testkit.RecordingQp;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.AhAttr;

@@ -1,10 +1,8 @@
-package org.jrdma.tools.perf;
+package org.jrdma.bootstrap;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
-import org.jrdma.bootstrap.Excerpt;
-import org.jrdma.bootstrap.InvalidFieldException;
-import org.jrdma.bootstrap.MalformedMessageException;
+import java.nio.ByteBuffer;
 import org.jrdma.verbs.Gid;
 
 /**
@@ -23,13 +21,21 @@ import org.jrdma.verbs.Gid;
  * signed fields; this codec is strict: every position must hold what the writer's format puts
  * there, so a malformed message is refused naming the field. Upper-case hex is accepted, as
  * {@code %x} scanning accepts it.
+ *
+ * <p>As a {@link ConnInfoCodec} it carries {@link ConnInfo#buffer}'s rkey and address (zeros
+ * when there is none; zeros read back as none), sends {@link #outReads()} as {@code out_reads}
+ * and 0 as {@code srqn}, and ignores the peer's {@code out_reads} and {@code srqn}, which
+ * ConnInfo has no field for. {@link #encodeKey} and {@link #decodeKey} give the whole message.
  */
-final class KeyMessageCodec {
-    /** KEY_MSG_SIZE_GID. */
-    static final int GID_SIZE = 108;
-    /** KEY_MSG_SIZE. */
-    static final int NO_GID_SIZE = 59;
+public final class PerftestKeyCodec implements ConnInfoCodec {
+    /** KEY_MSG_SIZE_GID: 108 bytes, the GID variant. */
+    public static final int GID_SIZE = 108;
+    /** KEY_MSG_SIZE: 59 bytes, the variant without a GID. */
+    public static final int NO_GID_SIZE = 59;
+    /** The {@code out_reads} the shared codecs send: 1, rc_pingpong's and {@code RcOptions.defaults}' one read in flight. */
+    public static final int DEFAULT_OUT_READS = 1;
 
+    // Before the instances below, whose constructor takes a layout.
     private static final String SEPARATOR = "separator";
     private static final String TERMINATOR = "terminator";
     private static final byte[] HEX = "0123456789abcdef".getBytes(US_ASCII);
@@ -37,12 +43,86 @@ final class KeyMessageCodec {
     private static final Layout WITH_GID = Layout.of(true);
     private static final Layout WITHOUT_GID = Layout.of(false);
 
-    private KeyMessageCodec() {
+    /** The GID variant (108 bytes), sending out_reads {@value #DEFAULT_OUT_READS}. */
+    public static final PerftestKeyCodec GID = new PerftestKeyCodec(true, DEFAULT_OUT_READS);
+    /** The variant without a GID (59 bytes; decodes to an all-zero GID), sending out_reads {@value #DEFAULT_OUT_READS}. */
+    public static final PerftestKeyCodec NO_GID = new PerftestKeyCodec(false, DEFAULT_OUT_READS);
+
+    private final boolean withGid;
+    private final int outReads;
+    private final Layout layout;
+
+    private PerftestKeyCodec(boolean withGid, int outReads) {
+        if (outReads < 0 || outReads > 0xFFFF) {
+            throw new IllegalArgumentException("out_reads must be 0..0xffff, not " + outReads);
+        }
+        this.withGid = withGid;
+        this.outReads = outReads;
+        this.layout = withGid ? WITH_GID : WITHOUT_GID;
     }
 
-    /** The message as perftest writes it: 108 bytes with a GID, 59 without. */
-    static byte[] encode(KeyMessage m, boolean withGid) {
-        Layout layout = withGid ? WITH_GID : WITHOUT_GID;
+    /**
+     * The same variant, sending another {@code out_reads} when it encodes a {@link ConnInfo}
+     * (say, the {@code RcOptions.maxDestRdAtomic} this side's QP is given).
+     *
+     * @param n READs/atomics this side accepts in flight, 0..0xFFFF
+     * @return the codec
+     * @throws IllegalArgumentException if {@code n} is out of range
+     */
+    public PerftestKeyCodec withOutReads(int n) {
+        return new PerftestKeyCodec(withGid, n);
+    }
+
+    /**
+     * Whether this is the GID variant.
+     *
+     * @return true for the 108-byte message, false for the 59-byte one
+     */
+    public boolean carriesGid() {
+        return withGid;
+    }
+
+    /**
+     * The {@code out_reads} {@link #encode(ConnInfo, ByteBuffer)} sends.
+     *
+     * @return 0..0xFFFF
+     */
+    public int outReads() {
+        return outReads;
+    }
+
+    @Override
+    public String name() {
+        return withGid ? "perftest key message" : "perftest key message (no GID)";
+    }
+
+    @Override
+    public int size() {
+        return layout.size;
+    }
+
+    @Override
+    public void encode(ConnInfo info, ByteBuffer dst) {
+        dst.put(encodeKey(KeyMessage.of(info, outReads)));
+    }
+
+    @Override
+    public ConnInfo decode(byte[] message) {
+        KeyMessage key = decodeKey(message);
+        try {
+            return key.toConnInfo();
+        } catch (InvalidFieldException e) {
+            throw MalformedMessageException.from(e);
+        }
+    }
+
+    /**
+     * The message as perftest writes it: {@link #size()} bytes, its NUL included.
+     *
+     * @param m the key message; in the no-GID variant its GID is not sent
+     * @return the message
+     */
+    public byte[] encodeKey(KeyMessage m) {
         byte[] out = new byte[layout.size];
         int p = 0;
         p = putHex(out, p, m.lid(), 4);
@@ -71,16 +151,23 @@ final class KeyMessageCodec {
         return out;
     }
 
-    /** Parses a whole message; the no-GID variant yields an all-zero GID. */
-    static KeyMessage decode(byte[] message, boolean withGid) {
-        Layout layout = withGid ? WITH_GID : WITHOUT_GID;
+    /**
+     * Parses a whole message; the no-GID variant yields an all-zero GID.
+     *
+     * @param message exactly {@link #size()} bytes
+     * @return the key message
+     * @throws MalformedMessageException naming the field that is wrong ({@code size},
+     *     {@code lid}, {@code out_reads}, {@code qpn}, {@code psn}, {@code rkey}, {@code vaddr},
+     *     {@code gid}, {@code srqn}, {@code separator} or {@code terminator})
+     */
+    public KeyMessage decodeKey(byte[] message) {
         if (message.length != layout.size) {
             throw new MalformedMessageException("size", "expected " + layout.size + " bytes, got " + message.length
                     + ": " + Excerpt.of(message));
         }
-        checkPrefix(message, message.length, withGid);
+        checkPrefix(message, message.length);
         int lid = (int) layout.value(message, 0);
-        int outReads = (int) layout.value(message, 1);
+        int reads = (int) layout.value(message, 1);
         int qpn = (int) layout.value(message, 2);
         int psn = (int) layout.value(message, 3);
         int rkey = (int) layout.value(message, 4);
@@ -95,7 +182,7 @@ final class KeyMessageCodec {
         }
         int srqn = (int) layout.value(message, srqnField);
         try {
-            return new KeyMessage(lid, outReads, qpn, psn, rkey, vaddr, Gid.of(gid), srqn);
+            return new KeyMessage(lid, reads, qpn, psn, rkey, vaddr, Gid.of(gid), srqn);
         } catch (InvalidFieldException e) {
             throw MalformedMessageException.from(e);
         }
@@ -105,8 +192,8 @@ final class KeyMessageCodec {
      * Refuses a message as soon as a received byte cannot be what the format puts at its
      * position, so a peer sending garbage is cut off without waiting for the whole message.
      */
-    static void checkPrefix(byte[] partial, int length, boolean withGid) {
-        Layout layout = withGid ? WITH_GID : WITHOUT_GID;
+    @Override
+    public void checkPrefix(byte[] partial, int length) {
         for (int i = 0; i < Math.min(length, layout.size); i++) {
             String field = layout.fieldAt[i];
             byte b = partial[i];
@@ -125,6 +212,11 @@ final class KeyMessageCodec {
                         + " in " + Excerpt.of(partial, 0, length));
             }
         }
+    }
+
+    @Override
+    public String toString() {
+        return name() + ", out_reads " + outReads;
     }
 
     private static int putHex(byte[] out, int p, long value, int digits) {
