@@ -25,6 +25,7 @@ import org.jrdma.verbs.QpType;
  * transport deterministically.
  */
 public final class SoftHca {
+    private static final System.Logger LOG = System.getLogger(SoftHca.class.getName());
     private final String name;
     private final long guid;
     private final SoftPort port;
@@ -164,7 +165,7 @@ public final class SoftHca {
         if (!port.fail()) {
             return;
         }
-        System.err.println("jrdma-soft " + name + ": device failed: " + cause);
+        LOG.log(System.Logger.Level.ERROR, "jrdma-soft " + name + ": device failed", cause);
         for (DeviceListener c : contexts) {
             c.deviceEvent(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, 0);
         }
