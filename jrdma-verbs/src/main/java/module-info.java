@@ -6,6 +6,9 @@
 module org.jrdma.verbs {
     exports org.jrdma.verbs;
     exports org.jrdma.verbs.spi;
+    // the Flight Recorder events the providers, the bootstrap and the CM commit
+    requires transitive jdk.jfr;
+    exports org.jrdma.verbs.jfr;
 
     uses org.jrdma.verbs.spi.Provider;
 }

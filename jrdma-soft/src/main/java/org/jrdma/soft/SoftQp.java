@@ -79,6 +79,7 @@ public final class SoftQp implements QueuePair, EngineQp {
         this.transport = new TransportQp(qpn, init.qpType(), pd.id(), hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
                 cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters(),
                 hca.activeMtu().bytes(), srq, type -> context.postAsync(type, this, null, null, 0), this);
+        transport.device = hca.name();
         if (srq != null) {
             srq.attach();
         }

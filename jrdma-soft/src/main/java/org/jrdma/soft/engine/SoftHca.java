@@ -75,6 +75,10 @@ public final class SoftHca {
         runner.start();
     }
 
+    public String name() {
+        return name;
+    }
+
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
     static java.util.List<String> counterNames() {
         java.util.List<String> names = new java.util.ArrayList<>();
