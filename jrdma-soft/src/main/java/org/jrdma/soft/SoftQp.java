@@ -353,6 +353,7 @@ public final class SoftQp implements QueuePair, EngineQp {
             transport.moveTo(QpState.RESET);
         }
         hca.removeQp(this);
+        org.jrdma.soft.engine.FlightEvents.qpClosed(transport);
         sendCq.detachQp();
         recvCq.detachQp();
         if (srq != null) {

@@ -73,6 +73,7 @@ public final class SoftHca {
     /** Starts the engine (its thread, unless the caller runs it). */
     public void start() {
         runner.start();
+        FlightEvents.started(this);
     }
 
     public String name() {
@@ -321,6 +322,7 @@ public final class SoftHca {
 
     public void stop() {
         runner.stop();
+        FlightEvents.stopped(this);
         port.close();
         if (counterFile != null) {
             runner.locked(counterFile::close); // no engine pass counts while the totals are folded
