@@ -40,6 +40,8 @@ public final class SoftQp implements QueuePair, EngineQp {
     private final TransportQp transport;
     private final ActiveQps.Slot activeSlot = new ActiveQps.Slot();
     private final SoftSrq srq;
+    /** The QP's MXBean until it is destroyed (JMX: org.jrdma:type=QueuePair,device=…,qpn=0x…). */
+    private final org.jrdma.verbs.jmx.Jmx.Registration jmx;
     // Attributes kept only to be reported by query (the transport does not use them).
     private int pkeyIndex;
     private int portNum;
@@ -85,6 +87,7 @@ public final class SoftQp implements QueuePair, EngineQp {
         }
         s.attachQp();
         r.attachQp(); // counted per use, so a CQ shared by both queues is attached twice
+        jmx = org.jrdma.verbs.jmx.Jmx.registerQueuePair(hca.name(), qpn, new QpBean(this, hca.name()));
     }
 
     private static void check(String what, int value, int min, int max) {
@@ -354,6 +357,7 @@ public final class SoftQp implements QueuePair, EngineQp {
         }
         hca.removeQp(this);
         org.jrdma.soft.engine.FlightEvents.qpClosed(transport);
+        jmx.close();
         sendCq.detachQp();
         recvCq.detachQp();
         if (srq != null) {

@@ -26,6 +26,8 @@ import org.jrdma.verbs.QpType;
  */
 public final class SoftHca {
     private static final System.Logger LOG = System.getLogger(SoftHca.class.getName());
+    /** The device's MXBean while it is open (JMX: org.jrdma:type=Device,name=…). */
+    private volatile org.jrdma.verbs.jmx.Jmx.Registration jmx = org.jrdma.verbs.jmx.Jmx.Registration.none();
     private final String name;
     private final long guid;
     private final SoftPort port;
@@ -74,6 +76,7 @@ public final class SoftHca {
     public void start() {
         runner.start();
         FlightEvents.started(this);
+        jmx = org.jrdma.verbs.jmx.Jmx.registerDevice(name, new DeviceBean(this));
     }
 
     public String name() {
@@ -147,6 +150,11 @@ public final class SoftHca {
         contexts.remove(c);
     }
 
+    /** True once the device's socket failed for good. */
+    public boolean portFailed() {
+        return port.isFailed();
+    }
+
     /** Port 1's state: ACTIVE, or DOWN after {@link #setPortActive}(false) (packets then go nowhere). */
     public boolean portActive() {
         return port.isActive();
@@ -171,6 +179,7 @@ public final class SoftHca {
             return;
         }
         LOG.log(System.Logger.Level.ERROR, "jrdma-soft " + name + ": device failed", cause);
+        jmx.close(); // a failed device is not watched as if it were open
         for (DeviceListener c : contexts) {
             c.deviceEvent(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, 0);
         }
@@ -321,6 +330,7 @@ public final class SoftHca {
     }
 
     public void stop() {
+        jmx.close();
         runner.stop();
         FlightEvents.stopped(this);
         port.close();
