@@ -60,7 +60,7 @@ class JmxBeansTest {
             assertThat(SERVER.getAttribute(qpA, "OutstandingSendWrs")).isEqualTo(0);
 
             p.send(3, 0, 64); // no receive posted: b answers RNR NAKs and the SEND stays outstanding
-            RcPair.await(() -> p.b.counters().get("rnr_naks_sent") > 0, Duration.ofSeconds(10), "an RNR NAK");
+            RcPair.await(() -> p.a.counters().get("rnr_naks_rcvd") > 0, Duration.ofSeconds(10), "an RNR NAK back at a");
             assertThat((Long) SERVER.getAttribute(qpB, "RnrNaksSent")).isPositive();
             assertThat((Long) SERVER.getAttribute(qpA, "RnrNaksReceived")).isPositive();
             assertThat(SERVER.getAttribute(qpA, "OutstandingSendWrs")).isEqualTo(1);
