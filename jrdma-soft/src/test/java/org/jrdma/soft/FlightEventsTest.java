@@ -15,6 +15,7 @@ import org.jrdma.soft.net.Impairment;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.WcStatus;
 import org.jrdma.verbs.WorkCompletion;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * completion that caused it (ErrorCompletion), and over an impaired link the periodic
  * RetrySummary and Drops, whose deltas add up to at least the counters read before close.
  */
+@Tag("jfr") // in a JVM of its own (jrdma-soft/pom.xml): JFR stays running after it, and HotPathAllocationTest counts every thread
 class FlightEventsTest {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
