@@ -43,6 +43,7 @@ public record RcConnection(QueuePair qp, ConnInfo local, ConnInfo remote, Addres
 
     @Override
     public void close() {
+        ConnectionEvents.closed(this);
         try {
             qp.close();
         } finally {

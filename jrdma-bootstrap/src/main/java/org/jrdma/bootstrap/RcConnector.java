@@ -69,14 +69,19 @@ public final class RcConnector {
      * @throws org.jrdma.verbs.VerbsException when the QP cannot be created or modified
      */
     public static RcConnection connect(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
+        long start = System.nanoTime();
+        RcConnection c;
         if (exchange instanceof AuthenticatingExchange auth && auth.authenticates()) {
             // OOB-11, AUTH-01: the peer proves its key or certificate before the QP exists, so a
             // wrong peer costs no QP and learns no QPN, PSN or GID.
             try (AuthenticatingExchange.Session session = auth.authenticate(listener)) {
-                return connectAuthenticated(pd, session, o, listener);
+                c = connectAuthenticated(pd, session, o, listener);
             }
+        } else {
+            c = connectAuthenticated(pd, exchange, o, listener);
         }
-        return connectAuthenticated(pd, exchange, o, listener);
+        ConnectionEvents.established(ConnectionEvents.method(exchange), c, start);
+        return c;
     }
 
     private static RcConnection connectAuthenticated(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {

@@ -69,6 +69,9 @@ public final class CmId implements AutoCloseable {
     private int backlog;
     private int unacked;
     private boolean closed;
+    /** When the setup began (made, or rdma_connect) and when it was established (0: not), for the Flight Recorder. */
+    private volatile long setupStartNanos = System.nanoTime();
+    private volatile long establishedNanos;
     /**
      * The id of the channel's backend (librdmacm for native devices, {@link org.jrdma.cm.spi}),
      * which then does every call; null for the built-in CM, whose state is the rest of this class.
@@ -436,6 +439,7 @@ public final class CmId implements AutoCloseable {
      */
     public void connect(ConnParam param) {
         ConnParam p = param == null ? ConnParam.defaults() : param;
+        setupStartNanos = System.nanoTime();
         if (backend != null) {
             backend.connect(p);
             return;
@@ -659,7 +663,37 @@ public final class CmId implements AutoCloseable {
             }
             unacked++;
         }
+        flightEvent(e);
         channel.post(e);
+    }
+
+    /** ESTABLISHED and the first DISCONNECTED after it as Flight Recorder connection events. */
+    private void flightEvent(CmEvent e) {
+        if (e.type() == CmEventType.ESTABLISHED) {
+            establishedNanos = System.nanoTime();
+            org.jrdma.verbs.jfr.ConnectionEstablishedEvent.emit("cm", peerText(), localQpn(), remoteQpn(e), setupStartNanos);
+        } else if (e.type() == CmEventType.DISCONNECTED && establishedNanos != 0) {
+            org.jrdma.verbs.jfr.ConnectionClosedEvent.emit("cm", peerText(), localQpn(), remoteQpn(e), establishedNanos);
+            establishedNanos = 0;
+        }
+    }
+
+    private String peerText() {
+        InetSocketAddress p = peerAddress();
+        return p == null ? null : p.getAddress().getHostAddress() + ":" + p.getPort();
+    }
+
+    private int localQpn() {
+        QueuePair q = qp();
+        return q == null ? 0 : q.qpNum();
+    }
+
+    private int remoteQpn(CmEvent e) {
+        if (e.ud() != null) {
+            return e.ud().qpNum();
+        }
+        CmConn c = conn;
+        return c == null ? 0 : c.remoteQpn;
     }
 
     synchronized void eventAcked() {

@@ -186,6 +186,9 @@ public final class NativeQp implements QueuePair {
                 QpState current = QpStructs.queryQp(qp).qpState();
                 QpState target = QpTransitions.check(type, current, attr, attrMask);
                 QpStructs.modifyQp(qp, attr, attrMask, "modify_qp " + current + "→" + target);
+                if (target != current) {
+                    org.jrdma.verbs.jfr.QpStateChangeEvent.emit(pd.context.device().name(), qpNum, current, target, null);
+                }
             }
         }
     }

@@ -47,8 +47,8 @@ public record SoftOptions(ThreadingMode threading, NanoClock clock, DatagramsFac
     /**
      * The defaults, plus a pcap per device when {@value #PCAP_DIR_ENV} is set, plus impaired
      * outgoing packets when {@value ImpairmentSetting#ENV} (or {@code -D}{@value
-     * ImpairmentSetting#PROPERTY}) is set; the device then prints the impairment and its seed
-     * to stderr when it opens.
+     * ImpairmentSetting#PROPERTY}) is set; the device then logs the impairment and its seed
+     * (INFO) when it opens.
      */
     static SoftOptions forDevice(String deviceName) {
         String dir = System.getenv(PCAP_DIR_ENV);

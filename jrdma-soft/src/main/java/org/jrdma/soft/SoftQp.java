@@ -40,6 +40,8 @@ public final class SoftQp implements QueuePair, EngineQp {
     private final TransportQp transport;
     private final ActiveQps.Slot activeSlot = new ActiveQps.Slot();
     private final SoftSrq srq;
+    /** The QP's MXBean until it is destroyed (JMX: org.jrdma:type=QueuePair,device=…,qpn=0x…). */
+    private final org.jrdma.verbs.jmx.Jmx.Registration jmx;
     // Attributes kept only to be reported by query (the transport does not use them).
     private int pkeyIndex;
     private int portNum;
@@ -79,11 +81,13 @@ public final class SoftQp implements QueuePair, EngineQp {
         this.transport = new TransportQp(qpn, init.qpType(), pd.id(), hca.memory(), new CqSink(s), new CqSink(r), init.sqSigAll(),
                 cap.maxSendWr(), cap.maxRecvWr(), cap.maxSendSge(), cap.maxRecvSge(), cap.maxInlineData(), hca.counters(),
                 hca.activeMtu().bytes(), srq, type -> context.postAsync(type, this, null, null, 0), this);
+        transport.device = hca.name();
         if (srq != null) {
             srq.attach();
         }
         s.attachQp();
         r.attachQp(); // counted per use, so a CQ shared by both queues is attached twice
+        jmx = org.jrdma.verbs.jmx.Jmx.registerQueuePair(hca.name(), qpn, new QpBean(this, hca.name()));
     }
 
     private static void check(String what, int value, int min, int max) {
@@ -352,6 +356,8 @@ public final class SoftQp implements QueuePair, EngineQp {
             transport.moveTo(QpState.RESET);
         }
         hca.removeQp(this);
+        org.jrdma.soft.engine.FlightEvents.qpClosed(transport);
+        jmx.close();
         sendCq.detachQp();
         recvCq.detachQp();
         if (srq != null) {

@@ -31,6 +31,7 @@ class PackageLayoutTest {
             "SoftProvider.java", "SoftDevice.java", "SoftContext.java", "SoftQueryContext.java", "SoftPd.java",
             "SoftMr.java", "SoftMw.java", "SoftCq.java", "SoftQp.java", "SoftSrq.java", "SoftAh.java",
             "SoftCompChannel.java", "SoftAsyncEvent.java", "SoftAttributes.java",
+            "QpBean.java", // a SoftQp's MXBean: reads the QP under its monitor, as SoftQp's own query does
             // configuration: what a user gives a device, and what it advertises
             "SoftOptions.java", "SoftDeviceSpec.java", "SoftDeviceDiscovery.java", "IdleMode.java", "SoftLimits.java",
             "package-info.java");

@@ -24,7 +24,24 @@ public final class Main implements Runnable {
     ProviderOption provider;
 
     public static void main(String[] args) {
+        plainLogLines();
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    private static final String LOG_FORMAT = "java.util.logging.SimpleFormatter.format";
+
+    /**
+     * The libraries say what they have to say (an impairment's replay line, a device that
+     * failed, rate-limited drop warnings) through System.Logger, which java.util.logging prints
+     * on stderr in two lines with a timestamp and the caller; the tools print each as the one
+     * line it is ("jrdma-soft rxe0: impairing outgoing packets: …"), unless the user configured
+     * java.util.logging.
+     */
+    static void plainLogLines() {
+        if (System.getProperty(LOG_FORMAT) == null && System.getProperty("java.util.logging.config.file") == null
+                && System.getProperty("java.util.logging.config.class") == null) {
+            System.setProperty(LOG_FORMAT, "%5$s%6$s%n");
+        }
     }
 
     /** Runs the command line with the given output streams; returns the exit code. */

@@ -59,7 +59,8 @@ class ModuleDescriptorsTest {
 
     @Test
     void theApiModulesExportTheirApi() {
-        assertThat(exports("org.jrdma.verbs").keySet()).containsExactly("org.jrdma.verbs", "org.jrdma.verbs.spi");
+        assertThat(exports("org.jrdma.verbs").keySet()).containsExactly("org.jrdma.verbs", "org.jrdma.verbs.jfr",
+                "org.jrdma.verbs.jmx", "org.jrdma.verbs.spi"); // the JFR events and the MXBean interfaces (README, Observability)
         assertThat(exports("org.jrdma.cm").keySet()).containsExactly("org.jrdma.cm", "org.jrdma.cm.spi", "org.jrdma.cm.wire");
         assertThat(exports("org.jrdma.bootstrap").keySet()).containsExactly("org.jrdma.bootstrap",
                 "org.jrdma.bootstrap.file", "org.jrdma.bootstrap.fixed", "org.jrdma.bootstrap.tcp");

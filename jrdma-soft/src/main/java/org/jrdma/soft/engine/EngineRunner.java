@@ -37,6 +37,7 @@ final class EngineRunner {
         void flushAllAcks();
     }
 
+    private static final System.Logger LOG = System.getLogger(EngineRunner.class.getName());
     private static final long MAX_PARK_NANOS = 50_000_000L;
     /** The shortest park: a timer due sooner is served by the next pass anyway. */
     private static final long MIN_PARK_NANOS = 1_000_000L;
@@ -305,7 +306,7 @@ final class EngineRunner {
                 work = doWork();
             } catch (RuntimeException e) {
                 // A bug must not kill the device silently: report it and keep serving.
-                System.err.println("jrdma-soft " + deviceName + ": engine error: " + e);
+                LOG.log(System.Logger.Level.ERROR, "jrdma-soft " + deviceName + ": engine error", e);
                 work = 0;
             }
             idle.idle(work);
@@ -327,7 +328,7 @@ final class EngineRunner {
             datagrams.await(Math.min(Math.max(wait, MIN_PARK_NANOS), MAX_PARK_NANOS));
         } catch (IOException e) {
             if (running) {
-                System.err.println("jrdma-soft " + deviceName + ": wait failed: " + e);
+                LOG.log(System.Logger.Level.WARNING, "jrdma-soft " + deviceName + ": wait failed", e);
             }
         } finally {
             sleeping = false;

@@ -25,6 +25,9 @@ import org.jrdma.verbs.QpType;
  * transport deterministically.
  */
 public final class SoftHca {
+    private static final System.Logger LOG = System.getLogger(SoftHca.class.getName());
+    /** The device's MXBean while it is open (JMX: org.jrdma:type=Device,name=…). */
+    private volatile org.jrdma.verbs.jmx.Jmx.Registration jmx = org.jrdma.verbs.jmx.Jmx.Registration.none();
     private final String name;
     private final long guid;
     private final SoftPort port;
@@ -72,6 +75,12 @@ public final class SoftHca {
     /** Starts the engine (its thread, unless the caller runs it). */
     public void start() {
         runner.start();
+        FlightEvents.started(this);
+        jmx = org.jrdma.verbs.jmx.Jmx.registerDevice(name, new DeviceBean(this));
+    }
+
+    public String name() {
+        return name;
     }
 
     /** The names of the device counters, in slot order: transport counters, then {@code drop_<reason>}. */
@@ -141,6 +150,11 @@ public final class SoftHca {
         contexts.remove(c);
     }
 
+    /** True once the device's socket failed for good. */
+    public boolean portFailed() {
+        return port.isFailed();
+    }
+
     /** Port 1's state: ACTIVE, or DOWN after {@link #setPortActive}(false) (packets then go nowhere). */
     public boolean portActive() {
         return port.isActive();
@@ -164,7 +178,8 @@ public final class SoftHca {
         if (!port.fail()) {
             return;
         }
-        System.err.println("jrdma-soft " + name + ": device failed: " + cause);
+        LOG.log(System.Logger.Level.ERROR, "jrdma-soft " + name + ": device failed", cause);
+        jmx.close(); // a failed device is not watched as if it were open
         for (DeviceListener c : contexts) {
             c.deviceEvent(org.jrdma.verbs.AsyncEventType.DEVICE_FATAL, 0);
         }
@@ -315,7 +330,9 @@ public final class SoftHca {
     }
 
     public void stop() {
+        jmx.close();
         runner.stop();
+        FlightEvents.stopped(this);
         port.close();
         if (counterFile != null) {
             runner.locked(counterFile::close); // no engine pass counts while the totals are folded

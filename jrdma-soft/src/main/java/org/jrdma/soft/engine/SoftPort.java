@@ -58,6 +58,11 @@ final class SoftPort {
         return active;
     }
 
+    /** True once the socket failed for good (DEVICE_FATAL). */
+    boolean isFailed() {
+        return failed;
+    }
+
     /** Returns whether the state changed. */
     boolean setActive(boolean up) {
         if (active == up) {

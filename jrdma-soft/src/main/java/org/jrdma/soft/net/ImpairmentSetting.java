@@ -1,9 +1,10 @@
 package org.jrdma.soft.net;
 
-import java.io.PrintStream;
+import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The impairment a process asks for from outside: system property {@value #PROPERTY}, else
@@ -21,6 +22,7 @@ public final class ImpairmentSetting {
 
     private static final Map<String, Impairment> PARSED = new ConcurrentHashMap<>();
     private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
+    private static final System.Logger LOG = System.getLogger(ImpairmentSetting.class.getName());
 
     private ImpairmentSetting() {
     }
@@ -51,23 +53,24 @@ public final class ImpairmentSetting {
     }
 
     /**
-     * {@code inner} impaired, telling stderr the first time each device opens, so that a
-     * failing run can be replayed with the printed text.
+     * {@code inner} impaired, logging (INFO, logger {@code org.jrdma.soft.net.ImpairmentSetting};
+     * the JDK's default backend prints it on stderr) the first time each device opens, so that
+     * a failing run can be replayed with the logged text.
      */
     public static DatagramsFactory announced(String deviceName, Impairment impairment, DatagramsFactory inner) {
         DatagramsFactory impaired = ImpairedDatagrams.factory(impairment, inner);
         return local -> {
-            announce(deviceName, impairment, System.err);
+            announce(deviceName, impairment, line -> LOG.log(Level.INFO, line));
             return impaired.open(local);
         };
     }
 
-    /** Prints the replay line once per device name and process; true when it printed. */
-    static boolean announce(String deviceName, Impairment impairment, PrintStream out) {
+    /** Hands {@code out} the replay line once per device name and process; true when it did. */
+    static boolean announce(String deviceName, Impairment impairment, Consumer<String> out) {
         if (!ANNOUNCED.add(deviceName)) {
             return false;
         }
-        out.println(line(deviceName, impairment));
+        out.accept(line(deviceName, impairment));
         return true;
     }
 

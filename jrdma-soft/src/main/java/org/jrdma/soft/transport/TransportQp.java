@@ -16,6 +16,8 @@ import org.jrdma.verbs.SendWorkRequest;
 import org.jrdma.verbs.WcFlags;
 import org.jrdma.verbs.WcOpcode;
 import org.jrdma.verbs.WcStatus;
+import org.jrdma.verbs.jfr.ErrorCompletionEvent;
+import org.jrdma.verbs.jfr.QpStateChangeEvent;
 
 /**
  * The transport side of one QP, as rxe's {@code struct rxe_qp}: its attributes
@@ -82,6 +84,10 @@ public final class TransportQp {
     long rnrDeadline;
     /** The monitor that guards this state (the owning QP object). */
     final Object lock;
+    /** The device's name, for the Flight Recorder events (set by the verbs QP once created). */
+    public String device = "";
+    /** The status of the last error completion, which names why {@link #fail} moved the QP to ERR. */
+    private WcStatus lastError;
     /** COMM_EST is raised once, for the first packet that reaches the QP in RTR. */
     boolean communicationEstablished;
 
@@ -262,6 +268,9 @@ public final class TransportQp {
     public void moveTo(QpState target) {
         QpState from = state;
         state = target;
+        if (from != target) {
+            QpStateChangeEvent.emit(device, qpn, from, target, null);
+        }
         if (target == QpState.RESET) {
             communicationEstablished = false;
             resetQueues();
@@ -308,6 +317,8 @@ public final class TransportQp {
      */
     void fail() {
         if (state != QpState.ERR) {
+            QpStateChangeEvent.emit(device, qpn, state, QpState.ERR,
+                    lastError == null ? "transport error" : "error completion " + lastError);
             state = QpState.ERR;
             flush();
         }
@@ -390,10 +401,30 @@ public final class TransportQp {
         if ((w.signaled || status != WcStatus.SUCCESS) && !WorkCompletions.send(sendCq, qpn, w, status)) {
             cqOverflow();
         }
+        if (status != WcStatus.SUCCESS) {
+            errorCompletion(w.wrId, w.opcode.completionOpcode(), status);
+        }
         w.reset();
         sq.head++;
         if (sq.next < sq.head) {
             sq.next = sq.head;
+        }
+    }
+
+    /** Remembers why the QP may be failing, and tells the Flight Recorder (if recording). */
+    private void errorCompletion(long wrId, WcOpcode opcode, WcStatus status) {
+        if (status != WcStatus.WR_FLUSH_ERR) {
+            lastError = status;
+        }
+        ErrorCompletionEvent e = new ErrorCompletionEvent();
+        if (e.shouldCommit()) {
+            e.device = device;
+            e.qpn = qpn;
+            e.wrId = wrId;
+            e.opcode = opcode.name();
+            e.status = status.name();
+            e.vendorErr = 0; // the soft provider sets none, as rxe
+            e.commit();
         }
     }
 
@@ -413,6 +444,9 @@ public final class TransportQp {
             int srcQp) {
         if (!WorkCompletions.recv(recvCq, qpn, current, status, byteLen, flags, immData, solicited, opcode, srcQp)) {
             cqOverflow();
+        }
+        if (status != WcStatus.SUCCESS) {
+            errorCompletion(current.wrId, opcode, status);
         }
         current.reset();
         hasCurrent = false;
@@ -435,6 +469,7 @@ public final class TransportQp {
     private void cqOverflow() {
         count(QpCounter.CQ_OVERFLOWS);
         if (state != QpState.ERR) {
+            QpStateChangeEvent.emit(device, qpn, state, QpState.ERR, "CQ overflow");
             state = QpState.ERR;
             events.raise(org.jrdma.verbs.AsyncEventType.QP_FATAL);
         }

@@ -3,9 +3,8 @@ package org.jrdma.soft.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** -Djrdma.impair / JRDMA_IMPAIR: parsed once, announced once per device, errors say where from. */
@@ -18,14 +17,13 @@ class ImpairmentSettingTest {
 
     @Test
     void eachDeviceAnnouncesOnce() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>();
         Impairment i = Impairment.parse("dup=1%,seed=3");
         String name = "announce_" + System.nanoTime();
-        assertThat(ImpairmentSetting.announce(name, i, out)).isTrue();
-        assertThat(ImpairmentSetting.announce(name, i, out)).isFalse();
-        assertThat(ImpairmentSetting.announce(name + "_other", i, out)).isTrue();
-        assertThat(bytes.toString(StandardCharsets.UTF_8).lines()).containsExactly(
+        assertThat(ImpairmentSetting.announce(name, i, lines::add)).isTrue();
+        assertThat(ImpairmentSetting.announce(name, i, lines::add)).isFalse();
+        assertThat(ImpairmentSetting.announce(name + "_other", i, lines::add)).isTrue();
+        assertThat(lines).containsExactly(
                 "jrdma-soft " + name + ": impairing outgoing packets: dup=1%,seed=3",
                 "jrdma-soft " + name + "_other: impairing outgoing packets: dup=1%,seed=3");
     }
