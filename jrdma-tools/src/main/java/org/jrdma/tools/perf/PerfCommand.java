@@ -39,8 +39,10 @@ public final class PerfCommand implements Callable<Integer> {
     @CommandLine.Mixin
     DeviceOption device;
 
-    @Option(names = {"-s", "--size"}, description = "Bytes per message (default: 65536 for bw, 2 for lat, 8 for atomics).")
-    Integer size;
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE",
+            description = "Bytes per message, as perftest reads it: 4096, 0x1000, 64K (×1024), 1M (×1024²) "
+                    + "(default: 65536 for bw, 2 for lat, 8 for atomics).")
+    String size;
 
     @Option(names = {"-a", "--all"}, description = "Run sizes 2 to 2^23 (UD: to the MTU).")
     boolean all;
@@ -175,7 +177,16 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage("--atomic_type must be CMP_AND_SWAP or FETCH_AND_ADD, not '" + atomicType + "'");
         }
-        int msgSize = size != null ? size : test.defaultSize();
+        long requested;
+        try {
+            requested = size != null ? PerftestSize.parse(size) : test.defaultSize();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (requested < 1 || requested > PerfConfig.MAX_ALL_SIZE) {
+            throw usage("--size must be 1.." + PerfConfig.MAX_ALL_SIZE + " (max_msg_sz), not " + (size != null ? size : requested));
+        }
+        int msgSize = (int) requested;
         if (verb == Verb.ATOMIC) {
             if (msgSize != PerfTest.ATOMIC_BYTES) {
                 throw usage("atomics move 8 bytes: --size must be 8, not " + msgSize);
