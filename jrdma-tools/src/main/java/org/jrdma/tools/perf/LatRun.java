@@ -64,7 +64,7 @@ final class LatRun {
         if (meter.supported()) {
             loop.measureAllocationWith(new SteadyAllocation(meter));
         }
-        loop.watchPeer(new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), System.nanoTime()));
+        loop.watchPeer(new PeerWatch(s.exchange::peerClosed, c.cmExchange(), System.nanoTime()));
         long duration = s.durationNanos();
         List<ResultRow> rows = new ArrayList<>();
         for (int size : s.sizes) {
@@ -92,6 +92,15 @@ final class LatRun {
                 stats = readLat.run(size, c.iters(), duration);
             }
             double alloc = loop.allocationPerOp();
+            if (loop.histogramUsec != null) {
+                // print_report_lat with -H: "#, usec", each sorted sample, then the header again
+                out.println("#, usec");
+                for (int i = 0; i < loop.histogramUsec.length; i++) {
+                    out.println((i + 1) + ", " + CFormat.g(loop.histogramUsec[i]));
+                }
+                out.println(Banner.RESULT_LINE);
+                out.println(LatTable.header());
+            }
             out.println(c.byDuration() ? LatTable.durationRow(stats) : LatTable.row(stats));
             out.flush();
             rows.add(ResultRow.lat(stats, alloc));

@@ -175,8 +175,13 @@ abstract class LatencyLoop {
         return true;
     }
 
+    /** With -H, the last run's sorted samples (microseconds), else null. */
+    double[] histogramUsec;
+
     /** The row of a run of {@code count} iterations that took from {@code start} to {@code end}. */
     protected final LatencyStats stats(int size, long count, long startNanos, long endNanos) {
+        histogramUsec = c.extras().histogram() && postNanos != null
+                ? LatencyStats.sortedSamplesUsec(postNanos, (int) count, c.test().rttFactor()) : null;
         if (allocation != null) {
             allocationPerOp = allocation.perOperation(count); // before the statistics sort a copy of the samples
         }

@@ -122,7 +122,7 @@ final class PerfJson {
         }
         line(sb, "rdma_cm_QPs", c.rdmaCm() ? "ON" : "OFF");
         line(sb, "Use_ROCm_memory", "OFF");
-        sb.append("\"Data_ex_method\": \"").append(c.rdmaCm() ? "rdma_cm" : "Ethernet").append('"');
+        sb.append("\"Data_ex_method\": \"").append(c.cmExchange() ? "rdma_cm" : "Ethernet").append('"');
         sb.append("\n},\n");
     }
 

@@ -111,8 +111,13 @@ final class PerfResources implements AutoCloseable {
         return new KeyMessage(0, outReads, qps[q].qpNum(), psns[q], mr.rkey(), mr.addr() + layout.targetOffset(q), gid, 0);
     }
 
-    /** ctx_connect: every QP to RTR and RTS with its peer's key message. */
+    /** ctx_connect: every QP to RTR and RTS with its peer's key message, perftest's defaults for -S and -u. */
     void connect(KeyMessage[] peers, Mtu mtu, int gidIndex, int ourOutReads, boolean readsOrAtomics) {
+        connect(peers, mtu, gidIndex, ourOutReads, readsOrAtomics, 0, PerfConfig.Extras.DEFAULT_QP_TIMEOUT);
+    }
+
+    /** The same with the service level ({@code -S}) of the address vectors and the RC timeout ({@code -u}). */
+    void connect(KeyMessage[] peers, Mtu mtu, int gidIndex, int ourOutReads, boolean readsOrAtomics, int sl, int qpTimeout) {
         for (int q = 0; q < qps.length; q++) {
             KeyMessage peer = peers[q];
             int peerOutReads = peer.outReads();
@@ -121,11 +126,11 @@ final class PerfResources implements AutoCloseable {
                         + "it must be given -o 1 or more");
             }
             int maxRd = ctx.queryDevice().maxQpRdAtom();
-            QpConnector.toRtr(qps[q], mtu, peer, gidIndex, ourOutReads);
+            QpConnector.toRtr(qps[q], mtu, peer, gidIndex, ourOutReads, sl);
             // compare_max_qp_rd_atom: never more in flight than the device allows.
-            QpConnector.toRts(qps[q], psns[q], Math.min(peerOutReads, maxRd));
+            QpConnector.toRts(qps[q], psns[q], Math.min(peerOutReads, maxRd), qpTimeout);
             if (type == QpType.UD) {
-                ahs[q] = pd.createAh(QpConnector.addressVector(peer, gidIndex));
+                ahs[q] = pd.createAh(QpConnector.addressVector(peer, gidIndex, sl));
             }
         }
     }

@@ -95,10 +95,10 @@ final class PerfSession implements AutoCloseable {
                 out.println(Banner.WAITING);
                 out.flush();
             };
-            if (c.isServer() && !c.rdmaCm()) {
+            if (c.isServer() && !c.cmExchange()) {
                 waiting.run();
             }
-            if (c.rdmaCm()) {
+            if (c.cmExchange()) {
                 // The connection manager's context of the device makes everything from here on.
                 // Ours stays open to the end: the two share the device, which then starts once.
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
@@ -159,7 +159,8 @@ final class PerfSession implements AutoCloseable {
                 peers[q] = exchange.keys(local[q], "QP " + q);
             }
             if (!c.rdmaCm()) { // with -R the connection manager took the QPs to RTR and RTS
-                res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources());
+                res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources(), c.extras().sl(),
+                        c.extras().qpTimeout());
             }
             for (KeyMessage m : local) {
                 out.println(Banner.address("local", m, c.verb()));
@@ -218,6 +219,9 @@ final class PerfSession implements AutoCloseable {
      * longer than the run timeout ended in a timeout on that side).
      */
     static java.time.Duration runWait(PerfConfig c) {
+        if (c.extras().runInfinitely()) {
+            return java.time.Duration.ofSeconds(PerfCommand.MAX_RUN_TIMEOUT_S); // the peer's run has no end: wait until it is killed
+        }
         return c.runTimeout().plusSeconds(c.durationSeconds());
     }
 
