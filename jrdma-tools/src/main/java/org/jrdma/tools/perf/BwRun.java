@@ -145,8 +145,8 @@ final class BwRun {
                 next = now + intervalNanos;
             }
             if (next >= 0 && now >= next) {
-                out.println(BwTable.row(sender.intervalReport(now, c.reportGbits()), c.reportGbits()));
-                out.flush();
+                BwReport interval = sender.intervalReport(now, c.reportGbits());
+                progress.print(() -> out.println(BwTable.row(interval, c.reportGbits())));
                 next += intervalNanos;
             }
             if (work > 0) {
@@ -167,6 +167,23 @@ final class BwRun {
         CqWaiter waiter = new CqWaiter(s.res.channel, s.res.sendCq, s.res.recvCq);
         List<ResultRow> rows = new ArrayList<>();
         long duration = s.durationNanos();
+        // a long run (-D, -a, --run_infinitely) shows one line in place on a terminal, nothing when piped
+        progress = c.byDuration() || c.all() ? org.jrdma.tools.Progress.start(out, clock -> new ProgressLine(clock,
+                () -> currentSize, () -> sender != null ? sender.postedSoFar() : receiver.received(), c.reportGbits(), true))
+                : org.jrdma.tools.Progress.OFF;
+        try {
+            return measure(sender, receiver, waiter, rows, duration);
+        } finally {
+            progress.close();
+        }
+    }
+
+    /** perf's progress line (or OFF), and the size it reports. */
+    private org.jrdma.tools.Progress progress = org.jrdma.tools.Progress.OFF;
+    private volatile int currentSize;
+
+    private List<ResultRow> measure(BwSender sender, BwReceiver receiver, CqWaiter waiter, List<ResultRow> rows, long duration) {
+        boolean send = c.verb() == Verb.SEND;
         if (sender != null && !send && c.extras().performWarmUp()) {
             // perftest's perform_warm_up (write_bw, read_bw, atomic_bw): one send queue's worth per
             // QP — tx_depth WRs, or one post list — posted and completed before the measured run;
@@ -178,9 +195,11 @@ final class BwRun {
             loop(sender, receiver, waiter, 0, unused);
         }
         if (c.extras().runInfinitely()) {
+            currentSize = s.sizes[0];
             runInfinitely(sender, waiter, s.sizes[0], duration); // until the process is killed, as perftest's
         }
         for (int size : s.sizes) {
+            currentSize = size;
             if (c.warmup() > 0) {
                 // --warmup: the same run, shorter and unreported, so that the measured one finds
                 // the data path compiled (both sides run it: a SEND receiver expects its messages)
@@ -216,8 +235,8 @@ final class BwRun {
             double alloc = allocation.perOperation(ops);
             if (receiver != null && receiver.received() < receiver.expected() && !c.byDuration()) {
                 long lost = receiver.expected() - receiver.received();
-                out.println(" " + lost + " of " + receiver.expected() + " messages were lost (" + c.connection()
-                        + " does not retransmit)");
+                progress.print(() -> out.println(" " + lost + " of " + receiver.expected() + " messages were lost ("
+                        + c.connection() + " does not retransmit)"));
             }
             if ((send || c.bidirectional()) && c.all()) {
                 s.sync("after the test");
@@ -232,10 +251,11 @@ final class BwRun {
                             c.isServer() ? DataPattern.CLIENT_SALT : DataPattern.SERVER_SALT, s.mtu.bytes(), tally);
                 }
             }
-            out.println(BwTable.row(row, c.reportGbits()));
-            out.flush();
+            BwReport printed = row;
+            progress.print(() -> out.println(BwTable.row(printed, c.reportGbits())));
             rows.add(ResultRow.bw(row, alloc));
         }
+        progress.close();
         out.println(Banner.RESULT_LINE);
         if (!c.isServer() && !c.bidirectional() && c.verb() != Verb.SEND) {
             s.sync("end of the test");

@@ -75,8 +75,12 @@ abstract class LatencyLoop {
         this.allocation = a;
     }
 
+    /** The iterations done so far (read by the progress line's thread: a stale count is fine). */
+    long doneSoFar;
+
     /** Call once per iteration with the iterations done. */
     protected final void progress(long done) {
+        doneSoFar = done;
         if (allocation != null) {
             allocation.progress(done);
         }
