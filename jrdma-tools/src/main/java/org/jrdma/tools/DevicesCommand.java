@@ -33,7 +33,7 @@ public final class DevicesCommand implements Callable<Integer> {
                 j.begin().field("name", d.name()).field("node_guid", String.format("%016x", d.guid()))
                         .field("provider", d.provider()).field("description", d.description()).end();
             }
-            out.println(j.endArray().field("native", choice.nativeLine()).end());
+            out.println(j.endArray().field("native", choice.nativeNotInUse()).end());
             choice.failures().forEach(f -> Main.notices(spec).accept("provider passed over: " + f));
             return ExitCodes.of(!devices.isEmpty());
         }

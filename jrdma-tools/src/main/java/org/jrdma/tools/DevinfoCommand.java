@@ -55,7 +55,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             }
             j.endArray();
             if (device == null) {
-                j.field("native", choice.nativeLine());
+                j.field("native", choice.nativeNotInUse());
             }
             out.println(j.end());
             if (device == null) {
