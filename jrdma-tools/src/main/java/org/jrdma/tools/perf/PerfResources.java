@@ -55,6 +55,8 @@ final class PerfResources implements AutoCloseable {
     private final PerfBuffer memory;
     /** Whether {@link #close} closes {@link #ctx} (ours), or only what we made on it (the CM's). */
     private final boolean ownsContext;
+    /** Whether the test QPs are ours to destroy (made by verbs), or a CM id's (-R). */
+    private final boolean ownsQps;
 
     /** Takes ownership of {@code ctx} and {@code memory}: {@link #close} closes them, and so does a failure here. */
     PerfResources(Context ctx, PerfConfig c, PerfBuffer memory, int sendDepth, int recvDepth, int inline) {
@@ -71,6 +73,7 @@ final class PerfResources implements AutoCloseable {
         this.type = c.connection();
         this.ctx = ctx;
         this.ownsContext = ownsContext;
+        this.ownsQps = maker == VERBS;
         this.memory = memory;
         try {
             this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
@@ -178,10 +181,19 @@ final class PerfResources implements AutoCloseable {
         }
     }
 
-    /** The CM's context stays open for its other ids: close ours on it, children first, each at most once. */
+    /**
+     * The CM's context stays open for its other ids: close ours on it, children first, each at
+     * most once — with -z the test QPs and address handles too (made by verbs, ours).
+     */
     private void releaseOnSharedContext() {
         RuntimeException first = null;
-        for (AutoCloseable o : new AutoCloseable[] {mr, sendCq, recvCq, channel, pd}) {
+        java.util.List<AutoCloseable> ours = new java.util.ArrayList<>();
+        if (ownsQps) {
+            ours.addAll(java.util.Arrays.asList(ahs));
+            ours.addAll(java.util.Arrays.asList(qps));
+        }
+        ours.addAll(java.util.Arrays.asList(mr, sendCq, recvCq, channel, pd));
+        for (AutoCloseable o : ours) {
             if (o == null) {
                 continue;
             }

@@ -131,6 +131,12 @@ final class PerfSession implements AutoCloseable {
                 res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, owned,
                         sendDepth, recvDepth, c.inlineSize());
                 exchange.blankKeys();
+            } else if (c.cmExchange()) {
+                // -z: the test QPs are made and connected by verbs, but on the connection manager's
+                // context, as -R's are: a second context of the device in this process would have
+                // its own engine, and the peer's ACKs would reach the one that knows no such QP
+                res = new PerfResources(link.context(), false, PerfResources.VERBS, c, owned, sendDepth, recvDepth,
+                        c.inlineSize());
             } else {
                 res = new PerfResources(ctx, c, owned, sendDepth, recvDepth, c.inlineSize());
             }
@@ -178,7 +184,7 @@ final class PerfSession implements AutoCloseable {
             exchange.keys(local[0], "after RTR");
             out.flush();
             return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod, link,
-                    c.rdmaCm() ? ctx : null, idle);
+                    c.cmExchange() ? ctx : null, idle);
         } catch (RuntimeException e) {
             if (exchange != null) {
                 exchange.close();
@@ -197,7 +203,7 @@ final class PerfSession implements AutoCloseable {
             if (memory != null) {
                 memory.close();
             }
-            if (res == null || asked.rdmaCm()) {
+            if (res == null || asked.cmExchange()) {
                 ctx.close();
             }
             throw e;
@@ -266,6 +272,10 @@ final class PerfSession implements AutoCloseable {
 
     @Override
     public void close() {
+        if (link != null && !c.rdmaCm()) {
+            closeForZ();
+            return;
+        }
         try {
             exchange.close();
             if (link != null) {
@@ -281,6 +291,29 @@ final class PerfSession implements AutoCloseable {
             } finally {
                 if (ownContext != null) {
                     ownContext.close();
+                }
+            }
+        }
+    }
+
+    /** -z: the test QPs are ours (on the CM's context), so they go before the exchange's CM id and its context. */
+    private void closeForZ() {
+        try {
+            exchange.close();
+        } finally {
+            try {
+                try {
+                    idle.close();
+                } finally {
+                    res.close();
+                }
+            } finally {
+                try {
+                    link.close();
+                } finally {
+                    if (ownContext != null) {
+                        ownContext.close();
+                    }
                 }
             }
         }
