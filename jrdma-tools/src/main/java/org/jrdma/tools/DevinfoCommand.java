@@ -33,11 +33,36 @@ public final class DevinfoCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Also print the device limits and the device counters.")
     boolean verbose;
 
+    @Option(names = "--json", description = "Print what the text shows as one JSON object: {\"devices\":[…],\"native\":…}; "
+            + "with -l only the names ({\"devices\":[\"name\"…]}).")
+    boolean json;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         ProviderChoice.Choice choice = ProviderChoice.fromEnvironment().choose();
         List<Device> devices = device == null ? choice.devices() : List.of(choice.device(device));
+        if (json) {
+            org.jrdma.tools.json.Json j = new org.jrdma.tools.json.Json().begin().beginArray("devices");
+            for (Device d : devices) {
+                if (list) {
+                    j.element(d.name());
+                } else {
+                    try (Context ctx = d.openForQuery()) {
+                        json(j, d, ctx);
+                    }
+                }
+            }
+            j.endArray();
+            if (device == null) {
+                j.field("native", choice.nativeNotInUse());
+            }
+            out.println(j.end());
+            if (device == null) {
+                choice.failures().forEach(f -> Main.notices(spec).accept("provider passed over: " + f));
+            }
+            return ExitCodes.of(!devices.isEmpty());
+        }
         if (list) { // ibv_devinfo -l
             out.printf("%d HCA%s found:%n", devices.size(), devices.size() == 1 ? "" : "s");
             devices.forEach(d -> out.printf("\t%s%n", d.name()));
@@ -112,6 +137,51 @@ public final class DevinfoCommand implements Callable<Integer> {
             printCounters(out, d);
         }
         out.println();
+    }
+
+    /** The same as {@link #print}, as JSON: the text's names for keys, numbers as numbers. */
+    private void json(org.jrdma.tools.json.Json j, Device d, Context ctx) {
+        DeviceAttr a = ctx.queryDevice();
+        j.begin().field("hca_id", d.name()).field("transport", "InfiniBand").field("provider", d.provider())
+                .field("description", d.description()).field("fw_ver", a.fwVer()).field("node_guid", guid(a.nodeGuid()))
+                .field("sys_image_guid", guid(a.sysImageGuid())).field("vendor_id", a.vendorId())
+                .field("vendor_part_id", a.vendorPartId()).field("hw_ver", a.hwVer()).field("phys_port_cnt", a.physPortCnt());
+        if ("soft".equals(d.provider())) {
+            org.jrdma.soft.net.DatagramsChoice c = org.jrdma.soft.net.DatagramsChoice.configured();
+            j.field("datagrams", String.valueOf(c.path()));
+        }
+        if (verbose) {
+            j.field("max_mr_size", a.maxMrSize()).field("max_qp", a.maxQp()).field("max_qp_wr", a.maxQpWr())
+                    .field("max_sge", a.maxSge()).field("max_cq", a.maxCq()).field("max_cqe", a.maxCqe())
+                    .field("max_mr", a.maxMr()).field("max_pd", a.maxPd()).field("max_qp_rd_atom", a.maxQpRdAtom())
+                    .field("max_qp_init_rd_atom", a.maxQpInitRdAtom()).field("max_inline_data", a.maxInlineData())
+                    .field("max_msg_sz", a.maxMsgSize()).field("local_ca_ack_delay", a.localCaAckDelay());
+        }
+        if (ibPort != null && (ibPort < 1 || ibPort > a.physPortCnt())) {
+            throw ExitCodes.usage(spec,
+                    "port " + ibPort + " does not exist on " + d.name() + " (ports 1.." + a.physPortCnt() + ")");
+        }
+        j.beginArray("ports");
+        for (int port = 1; port <= a.physPortCnt(); port++) {
+            if (ibPort != null && port != ibPort) {
+                continue;
+            }
+            PortAttr p = ctx.queryPort(port);
+            j.begin().field("port", port).field("state", "PORT_" + p.state()).field("state_num", p.state().value())
+                    .field("max_mtu", p.maxMtu().bytes()).field("active_mtu", p.activeMtu().bytes()).field("sm_lid", p.smLid())
+                    .field("port_lid", p.lid()).field("port_lmc", 0).field("link_layer", String.valueOf(p.linkLayer()));
+            j.beginArray("gids");
+            for (int i = 0; i < p.gidTblLen(); i++) {
+                j.begin().field("index", i).field("gid", String.valueOf(ctx.queryGid(port, i))).field("type", "RoCE v2").end();
+            }
+            j.endArray().end();
+        }
+        j.endArray();
+        if (verbose) {
+            java.util.Map<String, Long> c = d.counters();
+            j.map("counters", c); // {} when the provider keeps none
+        }
+        j.end();
     }
 
     /**

@@ -79,14 +79,20 @@ public final class ChaosCommand implements Callable<Integer> {
                 messages, size, window, mtu, timeout, s);
         out.println(ChaosTable.header());
         AtomicReference<CellResult> baseline = new AtomicReference<>();
-        List<CellResult> results = FaultMatrix.run(config, cells, r -> {
-            baseline.compareAndSet(null, r);
-            out.println(ChaosTable.row(r, baseline.get()));
-            if (verbose) {
-                out.println("    " + r.counters());
-            }
-            out.flush();
-        });
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        // one line in place on a terminal while the cells run, nothing when piped
+        List<CellResult> results;
+        try (org.jrdma.tools.Progress progress = org.jrdma.tools.Progress.start(out, clock -> () -> String.format(
+                java.util.Locale.ROOT, " %.1f s  cell %d of %d running", clock.elapsedSeconds(), done.get() + 1, cells.size()))) {
+            results = FaultMatrix.run(config, cells, r -> progress.print(() -> {
+                done.incrementAndGet();
+                baseline.compareAndSet(null, r);
+                out.println(ChaosTable.row(r, baseline.get()));
+                if (verbose) {
+                    out.println("    " + r.counters());
+                }
+            }));
+        }
         out.println();
         for (CellResult r : results) {
             if (!r.impairmentA().equals("none") || !r.impairmentB().equals("none")) {

@@ -46,6 +46,8 @@ public final class Demo {
     private final EndpointConfig config;
     private final Consumer<Phase> onPhase;
     private final Path pcap;
+    /** Round trips the client has finished, for a progress line (written by the client thread only). */
+    private volatile long roundsDone;
     private TcpSecurity security = TcpSecurity.plain();
 
     public Demo(EndpointConfig config, Consumer<Phase> onPhase) {
@@ -63,6 +65,11 @@ public final class Demo {
     public Demo withSecurity(TcpSecurity s) {
         this.security = java.util.Objects.requireNonNull(s, "security");
         return this;
+    }
+
+    /** Round trips done so far (a progress line's count). */
+    public long roundsDone() {
+        return roundsDone;
     }
 
     public DemoResult run() throws Exception {
@@ -133,6 +140,7 @@ public final class Demo {
                 long s = System.nanoTime();
                 client.clientRound(i);
                 rtts[i] = System.nanoTime() - s;
+                roundsDone = i + 1;
             }
             dataNanos[0] = System.nanoTime() - t0;
         });

@@ -66,11 +66,22 @@ public final class DemoCommand implements Callable<Integer> {
         if (!json) {
             out.printf("jrdma demo: %d × %d B by RDMA SEND/RECV, path MTU %d, %s bootstrap%n", rc.iters, rc.size, rc.mtu, bootstrap);
         }
-        DemoResult r = new Demo(config, p -> {
-            if (!json) {
-                printPhase(out, p);
-            }
-        }, pcap).withSecurity(security).run();
+        Demo[] demo = new Demo[1];
+        // one line in place on a terminal while the rounds run (demo -n 100000), nothing when piped
+        org.jrdma.tools.Progress progress = json ? org.jrdma.tools.Progress.OFF : org.jrdma.tools.Progress.start(out, clock -> () ->
+                demo[0] == null || demo[0].roundsDone() == 0 ? null : String.format(Locale.ROOT, " %.1f s  %d of %d round trips",
+                        clock.elapsedSeconds(), demo[0].roundsDone(), rc.iters));
+        DemoResult r;
+        try {
+            demo[0] = new Demo(config, p -> {
+                if (!json) {
+                    progress.print(() -> printPhase(out, p));
+                }
+            }, pcap).withSecurity(security);
+            r = demo[0].run();
+        } finally {
+            progress.close();
+        }
         if (json) {
             out.println(DemoJson.of(r));
         } else {

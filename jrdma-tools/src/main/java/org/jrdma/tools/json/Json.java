@@ -79,6 +79,14 @@ public final class Json {
         return end();
     }
 
+    /** A string as an array element. */
+    public Json element(String v) {
+        comma();
+        string(v);
+        needComma = true;
+        return this;
+    }
+
     public Json beginArray(String k) {
         key(k).sb.append('[');
         needComma = false;

@@ -80,7 +80,7 @@ final class Banner {
             sb.append(String.format(Locale.ROOT, " Max inline data : %d[B]\n", inline));
         }
         sb.append(c.rdmaCm() ? " rdma_cm QPs\t : ON\n" : " rdma_cm QPs\t : OFF\n");
-        sb.append(c.rdmaCm() ? " Data ex. method : rdma_cm\n" : " Data ex. method : Ethernet\n");
+        sb.append(c.cmExchange() ? " Data ex. method : rdma_cm\n" : " Data ex. method : Ethernet\n");
         sb.append(RESULT_LINE);
         return sb.toString();
     }

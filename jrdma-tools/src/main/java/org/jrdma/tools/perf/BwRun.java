@@ -87,7 +87,7 @@ final class BwRun {
         if (known) {
             long seen = received();
             long deadline = System.nanoTime() + c.timeout().toNanos();
-            PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), System.nanoTime());
+            PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.cmExchange(), System.nanoTime());
             long lastProgress = System.nanoTime();
             while (seen < markAt && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
@@ -126,6 +126,40 @@ final class BwRun {
         return n;
     }
 
+    /**
+     * --run_infinitely (one-sided tests, the sender): one run without end, and at every -D
+     * interval the row of what completed in it — perftest's run_iter_bw_infinitely prints one
+     * every -D seconds from its alarm the same way. Returns never: the process is killed (a
+     * failed completion still ends it, exit 1).
+     */
+    private void runInfinitely(BwSender sender, CqWaiter waiter, int size, long intervalNanos) {
+        sender.begin(size, c.iters(), Long.MAX_VALUE / 4, c.cqMod());
+        long timeout = c.timeout().toNanos();
+        long lastProgress = System.nanoTime();
+        long next = -1;
+        while (true) {
+            long now = System.nanoTime();
+            int work = sender.doWork(now);
+            if (next < 0 && sender.postedSoFar() > 0) {
+                sender.markInterval(now);
+                next = now + intervalNanos;
+            }
+            if (next >= 0 && now >= next) {
+                BwReport interval = sender.intervalReport(now, c.reportGbits());
+                progress.print(() -> out.println(BwTable.row(interval, c.reportGbits())));
+                next += intervalNanos;
+            }
+            if (work > 0) {
+                lastProgress = now;
+                continue;
+            }
+            if (now - lastProgress > timeout) {
+                throw new VerbsException(Errno.ETIMEDOUT, "no completion within " + c.timeout().toMillis() + " ms" + STALLED);
+            }
+            waiter.idle(next >= 0 ? Math.min(next, lastProgress + timeout) : lastProgress + timeout);
+        }
+    }
+
     private List<ResultRow> measure() {
         boolean send = c.verb() == Verb.SEND;
         BwSender sender = !c.isServer() || c.bidirectional() ? new BwSender(s.res, c, s.peers, s.cycleBuffer, tally) : null;
@@ -133,7 +167,39 @@ final class BwRun {
         CqWaiter waiter = new CqWaiter(s.res.channel, s.res.sendCq, s.res.recvCq);
         List<ResultRow> rows = new ArrayList<>();
         long duration = s.durationNanos();
+        // a long run (-D, -a, --run_infinitely) shows one line in place on a terminal, nothing when piped
+        progress = c.byDuration() || c.all() ? org.jrdma.tools.Progress.start(out, clock -> new ProgressLine(clock,
+                () -> currentSize, () -> sender != null ? sender.postedSoFar() : receiver.received(), c.reportGbits(), true))
+                : org.jrdma.tools.Progress.OFF;
+        try {
+            return measure(sender, receiver, waiter, rows, duration);
+        } finally {
+            progress.close();
+        }
+    }
+
+    /** perf's progress line (or OFF), and the size it reports. */
+    private org.jrdma.tools.Progress progress = org.jrdma.tools.Progress.OFF;
+    private volatile int currentSize;
+
+    private List<ResultRow> measure(BwSender sender, BwReceiver receiver, CqWaiter waiter, List<ResultRow> rows, long duration) {
+        boolean send = c.verb() == Verb.SEND;
+        if (sender != null && !send && c.extras().performWarmUp()) {
+            // perftest's perform_warm_up (write_bw, read_bw, atomic_bw): one send queue's worth per
+            // QP — tx_depth WRs, or one post list — posted and completed before the measured run;
+            // one-sided, so the peer has nothing to do for it
+            int warm = c.postList() == 1 ? c.txDepth() : c.postList();
+            sender.begin(s.sizes[0], warm, 0, c.cqMod());
+            SteadyAllocation unused = new SteadyAllocation(meter);
+            unused.begin(0);
+            loop(sender, receiver, waiter, 0, unused);
+        }
+        if (c.extras().runInfinitely()) {
+            currentSize = s.sizes[0];
+            runInfinitely(sender, waiter, s.sizes[0], duration); // until the process is killed, as perftest's
+        }
         for (int size : s.sizes) {
+            currentSize = size;
             if (c.warmup() > 0) {
                 // --warmup: the same run, shorter and unreported, so that the measured one finds
                 // the data path compiled (both sides run it: a SEND receiver expects its messages)
@@ -169,8 +235,8 @@ final class BwRun {
             double alloc = allocation.perOperation(ops);
             if (receiver != null && receiver.received() < receiver.expected() && !c.byDuration()) {
                 long lost = receiver.expected() - receiver.received();
-                out.println(" " + lost + " of " + receiver.expected() + " messages were lost (" + c.connection()
-                        + " does not retransmit)");
+                progress.print(() -> out.println(" " + lost + " of " + receiver.expected() + " messages were lost ("
+                        + c.connection() + " does not retransmit)"));
             }
             if ((send || c.bidirectional()) && c.all()) {
                 s.sync("after the test");
@@ -185,10 +251,11 @@ final class BwRun {
                             c.isServer() ? DataPattern.CLIENT_SALT : DataPattern.SERVER_SALT, s.mtu.bytes(), tally);
                 }
             }
-            out.println(BwTable.row(row, c.reportGbits()));
-            out.flush();
+            BwReport printed = row;
+            progress.print(() -> out.println(BwTable.row(printed, c.reportGbits())));
             rows.add(ResultRow.bw(row, alloc));
         }
+        progress.close();
         out.println(Banner.RESULT_LINE);
         if (!c.isServer() && !c.bidirectional() && c.verb() != Verb.SEND) {
             s.sync("end of the test");
@@ -249,7 +316,7 @@ final class BwRun {
         boolean unreliable = c.connection() != QpType.RC;
         long start = System.nanoTime();
         long lastProgress = start;
-        PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), start); // a killed sender sends nothing more
+        PeerWatch peer = new PeerWatch(s.exchange::peerClosed, c.cmExchange(), start); // a killed sender sends nothing more
         long runEnd = duration > 0 ? start + duration : Long.MAX_VALUE;
         while (true) {
             boolean senderDone = sender == null || sender.done();

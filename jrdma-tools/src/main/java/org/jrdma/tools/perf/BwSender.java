@@ -46,6 +46,8 @@ final class BwSender {
     private final int salt;
     private final int peerSalt;
     private final int postList;
+    /** -N: no peak (the report gets no post times). */
+    private final boolean noPeak;
     /** A list's WRs, each with its one SGE; chained per post as long as that list is. */
     private final SendWorkRequest[] wrs;
     private final Sge[] sges;
@@ -94,6 +96,7 @@ final class BwSender {
         this.peers = peers;
         this.qps = c.qps();
         this.txDepth = c.txDepth();
+        this.noPeak = c.extras().noPeak();
         this.inline = c.inlineSize();
         this.cycleBuffer = cycleBuffer;
         this.check = c.check();
@@ -325,13 +328,31 @@ final class BwSender {
         }
     }
 
-    /** The row: perftest's average, message rate and peak over this run. */
+    /** The row: perftest's average, message rate and peak over this run (with -N no peak: 0, as perftest's). */
     BwReport report(boolean gbits) {
-        return BwStats.report(size, measured, postNanos, doneIndex, doneNanos, dones, startNanos, endNanos, gbits);
+        return BwStats.report(size, measured, noPeak ? null : postNanos, doneIndex, doneNanos, dones, startNanos,
+                endNanos, gbits);
     }
 
     long iterations() {
         return measured;
+    }
+
+    private long markCompleted;
+    private long markNanos;
+
+    /** --run_infinitely: an interval starts now. */
+    void markInterval(long now) {
+        markCompleted = completedTotal;
+        markNanos = now;
+    }
+
+    /** --run_infinitely: the row of what completed since the last mark (no peak, as perftest's), and a new mark. */
+    BwReport intervalReport(long now, boolean gbits) {
+        long done = completedTotal - markCompleted;
+        BwReport r = BwStats.report(size, done, null, null, null, 0, markNanos, now, gbits);
+        markInterval(now);
+        return r;
     }
 
     /** Operations posted so far, all QPs together. */

@@ -54,4 +54,33 @@ final class CFormat {
     static String alternateHex(int value, int width) {
         return alternateHex(Integer.toUnsignedLong(value), width);
     }
+
+    /**
+     * C's {@code %g}: six significant digits, trailing zeros (and a bare point) dropped,
+     * exponent form {@code 1.5e-05} when the exponent is below -4 or at least 6.
+     */
+    static String g(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
+        }
+        if (value == 0) {
+            return (1 / value < 0) ? "-0" : "0";
+        }
+        BigDecimal rounded = new BigDecimal(value).round(new java.math.MathContext(6, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= 6) {
+            BigDecimal mantissa = rounded.movePointLeft(exponent);
+            String m = strip(mantissa.setScale(5, RoundingMode.HALF_EVEN).toPlainString());
+            return m + "e" + (exponent < 0 ? "-" : "+") + (Math.abs(exponent) < 10 ? "0" : "") + Math.abs(exponent);
+        }
+        return strip(rounded.setScale(Math.max(0, 5 - exponent), RoundingMode.HALF_EVEN).toPlainString());
+    }
+
+    private static String strip(String s) {
+        if (s.indexOf('.') < 0) {
+            return s;
+        }
+        s = s.replaceAll("0+$", "");
+        return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+    }
 }

@@ -64,37 +64,57 @@ final class LatRun {
         if (meter.supported()) {
             loop.measureAllocationWith(new SteadyAllocation(meter));
         }
-        loop.watchPeer(new PeerWatch(s.exchange::peerClosed, c.rdmaCm(), System.nanoTime()));
+        loop.watchPeer(new PeerWatch(s.exchange::peerClosed, c.cmExchange(), System.nanoTime()));
         long duration = s.durationNanos();
         List<ResultRow> rows = new ArrayList<>();
-        for (int size : s.sizes) {
-            if (c.warmup() > 0) { // --warmup: the same ping-pong, unreported (both sides run it)
-                if (sendLat != null) {
-                    sendLat.postReceives(size, c.warmup(), false);
-                    s.sync("before the warm-up");
-                    sendLat.run(c.warmup(), 0);
-                } else if (writeLat != null) {
-                    writeLat.run(size, c.warmup(), 0);
-                } else {
-                    readLat.run(size, c.warmup(), 0);
+        int[] current = {s.sizes[0]};
+        // a long run (-D, -a) shows one line in place on a terminal, nothing when piped
+        org.jrdma.tools.Progress progress = c.byDuration() || c.all() ? org.jrdma.tools.Progress.start(out, clock ->
+                new ProgressLine(clock, () -> current[0], () -> loop.doneSoFar, false, false)) : org.jrdma.tools.Progress.OFF;
+        try {
+            for (int size : s.sizes) {
+                current[0] = size;
+                if (c.warmup() > 0) { // --warmup: the same ping-pong, unreported (both sides run it)
+                    if (sendLat != null) {
+                        sendLat.postReceives(size, c.warmup(), false);
+                        s.sync("before the warm-up");
+                        sendLat.run(c.warmup(), 0);
+                    } else if (writeLat != null) {
+                        writeLat.run(size, c.warmup(), 0);
+                    } else {
+                        readLat.run(size, c.warmup(), 0);
+                    }
                 }
+                if (sendLat != null) {
+                    sendLat.postReceives(size, c.iters(), duration > 0);
+                    s.sync("before the test");
+                }
+                LatencyStats stats;
+                if (sendLat != null) {
+                    stats = sendLat.run(c.iters(), duration);
+                } else if (writeLat != null) {
+                    stats = writeLat.run(size, c.iters(), duration);
+                } else {
+                    stats = readLat.run(size, c.iters(), duration);
+                }
+                double alloc = loop.allocationPerOp();
+                LatencyStats row = stats;
+                progress.print(() -> {
+                    if (loop.histogramUsec != null) {
+                        // print_report_lat with -H: "#, usec", each sorted sample, then the header again
+                        out.println("#, usec");
+                        for (int i = 0; i < loop.histogramUsec.length; i++) {
+                            out.println((i + 1) + ", " + CFormat.g(loop.histogramUsec[i]));
+                        }
+                        out.println(Banner.RESULT_LINE);
+                        out.println(LatTable.header());
+                    }
+                    out.println(c.byDuration() ? LatTable.durationRow(row) : LatTable.row(row));
+                });
+                rows.add(ResultRow.lat(stats, alloc));
             }
-            if (sendLat != null) {
-                sendLat.postReceives(size, c.iters(), duration > 0);
-                s.sync("before the test");
-            }
-            LatencyStats stats;
-            if (sendLat != null) {
-                stats = sendLat.run(c.iters(), duration);
-            } else if (writeLat != null) {
-                stats = writeLat.run(size, c.iters(), duration);
-            } else {
-                stats = readLat.run(size, c.iters(), duration);
-            }
-            double alloc = loop.allocationPerOp();
-            out.println(c.byDuration() ? LatTable.durationRow(stats) : LatTable.row(stats));
-            out.flush();
-            rows.add(ResultRow.lat(stats, alloc));
+        } finally {
+            progress.close();
         }
         if (readLat != null) {
             s.closeExchange();

@@ -76,8 +76,12 @@ abstract class LatencyLoop {
         this.allocation = a;
     }
 
+    /** The iterations done so far (read by the progress line's thread: a stale count is fine). */
+    long doneSoFar;
+
     /** Call once per iteration with the iterations done. */
     protected final void progress(long done) {
+        doneSoFar = done;
         if (allocation != null) {
             allocation.progress(done);
         }
@@ -176,8 +180,13 @@ abstract class LatencyLoop {
         return true;
     }
 
+    /** With -H, the last run's sorted samples (microseconds), else null. */
+    double[] histogramUsec;
+
     /** The row of a run of {@code count} iterations that took from {@code start} to {@code end}. */
     protected final LatencyStats stats(int size, long count, long startNanos, long endNanos) {
+        histogramUsec = c.extras().histogram() && postNanos != null
+                ? LatencyStats.sortedSamplesUsec(postNanos, (int) count, c.test().rttFactor()) : null;
         if (allocation != null) {
             allocationPerOp = allocation.perOperation(count); // before the statistics sort a copy of the samples
         }

@@ -50,6 +50,26 @@ record LatencyStats(int size, long iters, double minUsec, double maxUsec, double
                 delta[i99] / unit, delta[i999] / unit, 0);
     }
 
+    /**
+     * perftest's {@code -H} samples: the same deltas as {@link #fromPostTimes}, sorted, without
+     * the two highest (LAT_MEASURE_TAIL), in microseconds.
+     */
+    static double[] sortedSamplesUsec(long[] postNanos, int count, int rttFactor) {
+        int samples = Math.max(0, count - 1);
+        long[] delta = new long[samples];
+        for (int i = 0; i < samples; i++) {
+            delta[i] = postNanos[i + 1] - postNanos[i];
+        }
+        Arrays.sort(delta);
+        int n = samples > TAIL ? samples - TAIL : samples;
+        double unit = 1000.0 * rttFactor;
+        double[] usec = new double[n];
+        for (int i = 0; i < n; i++) {
+            usec[i] = delta[i] / unit;
+        }
+        return usec;
+    }
+
     /** The {@code -D} row: mean latency and transactions per second over the whole run. */
     static LatencyStats fromDuration(int size, long iters, long totalNanos, int rttFactor) {
         if (iters == 0 || totalNanos <= 0) {

@@ -39,8 +39,10 @@ public final class PerfCommand implements Callable<Integer> {
     @CommandLine.Mixin
     DeviceOption device;
 
-    @Option(names = {"-s", "--size"}, description = "Bytes per message (default: 65536 for bw, 2 for lat, 8 for atomics).")
-    Integer size;
+    @Option(names = {"-s", "--size"}, paramLabel = "SIZE",
+            description = "Bytes per message, as perftest reads it: 4096, 0x1000, 64K (×1024), 1M (×1024²) "
+                    + "(default: 65536 for bw, 2 for lat, 8 for atomics).")
+    String size;
 
     @Option(names = {"-a", "--all"}, description = "Run sizes 2 to 2^23 (UD: to the MTU).")
     boolean all;
@@ -131,6 +133,37 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "-F", description = "Accepted and ignored (perftest: do not fail on CPU frequency warnings).")
     boolean ignoreCpuFreq;
 
+    @Option(names = {"-u", "--qp-timeout"}, paramLabel = "TIMEOUT", defaultValue = "14",
+            description = "RC QPs' local ACK timeout: 4.096 usec * 2^TIMEOUT, 0..31 (0: none) (default: ${DEFAULT-VALUE}, perftest's DEF_QP_TIME); not with -R.")
+    int qpTimeout;
+
+    @Option(names = {"-S", "--sl"}, paramLabel = "SL", defaultValue = "0",
+            description = "Service level of the address vector, 0..15 (RoCE carries no SL on the wire: a NIC maps it to a priority) (default: ${DEFAULT-VALUE}); not with -R.")
+    int sl;
+
+    @Option(names = {"-T", "--tos"}, paramLabel = "TOS",
+            description = "perftest: the rdma_cm QPs' type of service, with -R. Refused here: jrdma's connection manager has no rdma_set_option(RDMA_OPTION_ID_TOS).")
+    Integer tos;
+
+    @Option(names = {"-N", "--noPeak"}, description = "Do not compute the peak bandwidth (its column reads 0.00, as perftest's) (bw tests).")
+    boolean noPeak;
+
+    @Option(names = {"-H", "--report-histogram", "--report-histogrm"},
+            description = "Latency tests: print every sample, sorted (\"#, usec\" then \"N, T\"), before the row, as perftest's -H.")
+    boolean histogram;
+
+    @Option(names = {"-z", "--comm_rdma_cm"},
+            description = "Exchange the keys over an rdma_cm-connected QP (no TCP), and connect the test QPs by verbs (RC), as perftest's -z.")
+    boolean commRdmaCm;
+
+    @Option(names = "--perform_warm_up",
+            description = "write_bw, read_bw, atomic_bw: the sender posts one send queue's worth (-t, or one -l list) per QP, unmeasured, before the test, as perftest's; other tests ignore it, as perftest's do.")
+    boolean performWarmUp;
+
+    @Option(names = "--run_infinitely",
+            description = "Bandwidth tests (write_bw, read_bw, atomic_bw here): run until killed, a row every -D seconds (default 5), as perftest's.")
+    boolean runInfinitely;
+
     /** The run's own wait while the peer measures is --run-timeout-s, below. */
     @CommandLine.Mixin
     TimeoutOption timeout = new TimeoutOption(60_000);
@@ -143,6 +176,8 @@ public final class PerfCommand implements Callable<Integer> {
     static final long MAX_RUN_TIMEOUT_S = 2_592_000L;
     /** perftest's DEF_CQ_MOD. */
     static final int DEFAULT_CQ_MOD = 100;
+    /** perftest's DEF_DURATION: --run_infinitely's interval without -D. */
+    static final int DEF_DURATION = 5;
 
     @Override
     public Integer call() {
@@ -175,7 +210,16 @@ public final class PerfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage("--atomic_type must be CMP_AND_SWAP or FETCH_AND_ADD, not '" + atomicType + "'");
         }
-        int msgSize = size != null ? size : test.defaultSize();
+        long requested;
+        try {
+            requested = size != null ? PerftestSize.parse(size) : test.defaultSize();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+        if (requested < 1 || requested > PerfConfig.MAX_ALL_SIZE) {
+            throw usage("--size must be 1.." + PerfConfig.MAX_ALL_SIZE + " (max_msg_sz), not " + (size != null ? size : requested));
+        }
+        int msgSize = (int) requested;
         if (verb == Verb.ATOMIC) {
             if (msgSize != PerfTest.ATOMIC_BYTES) {
                 throw usage("atomics move 8 bytes: --size must be 8, not " + msgSize);
@@ -280,6 +324,70 @@ public final class PerfCommand implements Callable<Integer> {
         if (rdmaCm && type != QpType.RC) {
             throw usage("--rdma_cm connects RC QPs here (perftest's -R with -c RC)");
         }
+        // perftest's -u is a uint8_t; the QP attribute is five bits (IBTA 9.7.6.1.3)
+        if (qpTimeout < 0 || qpTimeout > 31) {
+            throw usage("--qp-timeout must be 0..31 (4.096 usec * 2^timeout), not " + qpTimeout);
+        }
+        if (sl < 0 || sl > 15) {
+            throw usage("--sl must be 0..15 (perftest: Only 15 Service levels), not " + sl);
+        }
+        if (tos != null) {
+            if (tos < 0 || tos > 255) {
+                throw usage("--tos must be 0..255 (perftest's TOS), not " + tos);
+            }
+            if (!rdmaCm) {
+                // perftest exits here too: TOS only valid for rdma_cm based QP and RawEth QP
+                throw usage("--tos is only valid for rdma_cm based QPs (-R), as perftest says");
+            }
+            throw usage("--tos is not supported by jrdma: its connection manager has no rdma_set_option(RDMA_OPTION_ID_TOS), "
+                    + "and the soft provider's UDP datagrams carry no IP TOS, so the traffic class would not reach the wire");
+        }
+        if (rdmaCm && (qpTimeout != PerfConfig.Extras.DEFAULT_QP_TIMEOUT || sl != 0)) {
+            throw usage("--qp-timeout and --sl are not supported by jrdma with -R: the connection manager sets those attributes "
+                    + "(perftest's -R does not apply them either); use the TCP exchange or -z");
+        }
+        if (noPeak && !test.isBandwidth()) {
+            throw usage("--noPeak is for bandwidth tests (perftest: NoPeak only valid for BW tests)");
+        }
+        if (histogram && test.isBandwidth()) {
+            throw usage("--report-histogram is for latency tests (perftest: Available only on Latency tests)");
+        }
+        if (histogram && seconds > 0) {
+            throw usage("--report-histogram needs -n: a -D latency run keeps no samples");
+        }
+        if (commRdmaCm) {
+            if (rdmaCm) {
+                throw usage("--comm_rdma_cm and --rdma_cm: -R already exchanges over rdma_cm; give one");
+            }
+            if (type == QpType.UC) {
+                throw usage("UC is not supported in librdmacm (perftest's words for -z with -c UC)");
+            }
+        }
+        if (runInfinitely) {
+            if (!test.isBandwidth()) {
+                throw usage("run_infinitely exists only in BW tests for now (perftest's words)");
+            }
+            if (events) {
+                throw usage("run_infinitely does not support events feature yet (perftest's words)");
+            }
+            if (verb == Verb.SEND) {
+                throw usage("--run_infinitely is not supported by jrdma for send_bw: its receiver counts messages per run, "
+                        + "and a run without end has no count to agree on; use write_bw, read_bw or atomic_bw");
+            }
+            if (bidirectional) {
+                throw usage("--run_infinitely is not supported by jrdma with --bidirectional: each side would report only its own "
+                        + "direction, where perftest's sums both");
+            }
+            if (all) {
+                throw usage("--run_infinitely and --all do not go together");
+            }
+            if (check || warmup > 0) {
+                throw usage("--run_infinitely does not go with --check or --warmup");
+            }
+            if (seconds == 0) {
+                seconds = DEF_DURATION;
+            }
+        }
         if (idleQps < 0 || idleQps > IdleQps.MAX) {
             throw usage("--idle-qps must be 0.." + IdleQps.MAX + ", not " + idleQps);
         }
@@ -287,7 +395,8 @@ public final class PerfCommand implements Callable<Integer> {
         return new PerfConfig(test, host, device.name(), port, msgSize, size != null, all, n, seconds, qps, bidirectional, events,
                 inlineSize != null ? inlineSize : -1, pathMtu, gidIndex, tx, rxDepth, mod, outReads, type, atomic,
                 reportGbits, json, check, reportAlloc, timeout.duration(), Duration.ofSeconds(runTimeoutS), warmup, rdmaCm,
-                postList, modFromList, idleQps);
+                postList, modFromList, idleQps,
+                new PerfConfig.Extras(qpTimeout, sl, noPeak, histogram, commRdmaCm, performWarmUp, runInfinitely));
     }
 
     private CommandLine.ParameterException usage(String message) {

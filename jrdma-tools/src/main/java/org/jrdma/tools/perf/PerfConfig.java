@@ -30,12 +30,43 @@ import org.jrdma.verbs.QpType;
  * @param cqModFromPostList {@code -Q} was not given with {@code -l} > 1, so {@code cqMod} is the list's size (perftest says so)
  * @param idleQps jrdma's {@code --idle-qps}: RC QPs this side holds connected at RTS beside the test's, which carry
  *                nothing (see {@link IdleQps}); local to each side, never exchanged
+ * @param extras perftest's {@code -u -S -N -H -z --perform_warm_up --run_infinitely} ({@link Extras#NONE}: none given)
  */
 public record PerfConfig(PerfTest test, String host, String device, int port, int size, boolean sizeGiven, boolean all, int iters,
         int durationSeconds, int qps, boolean bidirectional, boolean events, int inlineSize, Mtu mtu, int gidIndex,
         int txDepth, int rxDepth, int cqMod, int outReads, QpType connection, AtomicType atomicType,
         boolean reportGbits, Path jsonFile, boolean check, boolean reportAlloc, Duration timeout, Duration runTimeout,
-        int warmup, boolean rdmaCm, int postList, boolean cqModFromPostList, int idleQps) {
+        int warmup, boolean rdmaCm, int postList, boolean cqModFromPostList, int idleQps, Extras extras) {
+
+    /**
+     * perftest flags that change one side's QPs or report, not the exchange.
+     *
+     * @param qpTimeout {@code -u}: the RC local ACK timeout exponent (4.096 µs × 2^t), 0..31; perftest's DEF_QP_TIME is 14
+     * @param sl {@code -S}: the service level in the address vector (RTR's ah_attr.sl, UD's address handle), 0..15
+     * @param noPeak {@code -N}: no peak bandwidth (the column reads 0.00, as perftest prints it)
+     * @param histogram {@code -H}: latency tests print every sorted sample first ("#, usec" then "i, t")
+     * @param commRdmaCm {@code -z}: the key exchange runs over an rdma_cm-connected QP, the test QPs are connected by verbs
+     * @param performWarmUp {@code --perform_warm_up}: write_bw, read_bw and atomic_bw post one send queue's worth
+     *                      (-t, or one -l list) per QP unmeasured before the test, as perftest's perform_warm_up
+     * @param runInfinitely {@code --run_infinitely}: a bandwidth test prints a row every -D seconds until killed
+     */
+    public record Extras(int qpTimeout, int sl, boolean noPeak, boolean histogram, boolean commRdmaCm, boolean performWarmUp,
+            boolean runInfinitely) {
+        /** perftest's DEF_QP_TIME. */
+        public static final int DEFAULT_QP_TIMEOUT = 14;
+        public static final Extras NONE = new Extras(DEFAULT_QP_TIMEOUT, 0, false, false, false, false, false);
+    }
+
+    /** Without perftest's -u -S -N -H -z --perform_warm_up --run_infinitely. */
+    public PerfConfig(PerfTest test, String host, String device, int port, int size, boolean sizeGiven, boolean all, int iters,
+            int durationSeconds, int qps, boolean bidirectional, boolean events, int inlineSize, Mtu mtu, int gidIndex,
+            int txDepth, int rxDepth, int cqMod, int outReads, QpType connection, AtomicType atomicType,
+            boolean reportGbits, Path jsonFile, boolean check, boolean reportAlloc, Duration timeout, Duration runTimeout,
+            int warmup, boolean rdmaCm, int postList, boolean cqModFromPostList, int idleQps) {
+        this(test, host, device, port, size, sizeGiven, all, iters, durationSeconds, qps, bidirectional, events, inlineSize, mtu,
+                gidIndex, txDepth, rxDepth, cqMod, outReads, connection, atomicType, reportGbits, jsonFile, check, reportAlloc,
+                timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps, Extras.NONE);
+    }
 
     /** Without a post list (one WR per post) and without idle QPs. */
     public PerfConfig(PerfTest test, String host, String device, int port, int size, boolean sizeGiven, boolean all, int iters,
@@ -52,14 +83,19 @@ public record PerfConfig(PerfTest test, String host, String device, int port, in
     PerfConfig resolved(int inline, int receiveDepth) {
         return new PerfConfig(test, host, device, port, size, sizeGiven, all, iters, durationSeconds, qps, bidirectional, events,
                 inline, mtu, gidIndex, txDepth, receiveDepth, cqMod, outReads, connection, atomicType, reportGbits,
-                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps);
+                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps, extras);
     }
 
     /** This configuration with another message size (UD's default shrunk to the MTU). */
     PerfConfig withSize(int newSize) {
         return new PerfConfig(test, host, device, port, newSize, sizeGiven, all, iters, durationSeconds, qps, bidirectional,
                 events, inlineSize, mtu, gidIndex, txDepth, rxDepth, cqMod, outReads, connection, atomicType, reportGbits,
-                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps);
+                jsonFile, check, reportAlloc, timeout, runTimeout, warmup, rdmaCm, postList, cqModFromPostList, idleQps, extras);
+    }
+
+    /** The key exchange runs over rdma_cm: -R (test QPs by the CM too) or -z (test QPs by verbs). */
+    boolean cmExchange() {
+        return rdmaCm || extras.commRdmaCm();
     }
 
     /** perftest's {@code -a} loops 2^1 … 2^23. */

@@ -56,6 +56,8 @@ final class PerfResources implements AutoCloseable {
     private final PerfBuffer memory;
     /** Whether {@link #close} closes {@link #ctx} (ours), or only what we made on it (the CM's). */
     private final boolean ownsContext;
+    /** Whether the test QPs are ours to destroy (made by verbs), or a CM id's (-R). */
+    private final boolean ownsQps;
 
     /** Takes ownership of {@code ctx} and {@code memory}: {@link #close} closes them, and so does a failure here. */
     PerfResources(Context ctx, PerfConfig c, PerfBuffer memory, int sendDepth, int recvDepth, int inline) {
@@ -72,6 +74,7 @@ final class PerfResources implements AutoCloseable {
         this.type = c.connection();
         this.ctx = ctx;
         this.ownsContext = ownsContext;
+        this.ownsQps = maker == VERBS;
         this.memory = memory;
         try {
             this.gid = ctx.queryGid(QpConnector.PORT, c.gidIndex());
@@ -112,8 +115,13 @@ final class PerfResources implements AutoCloseable {
         return new KeyMessage(0, outReads, qps[q].qpNum(), psns[q], mr.rkey(), mr.addr() + layout.targetOffset(q), gid, 0);
     }
 
-    /** ctx_connect: every QP to RTR and RTS with its peer's key message. */
+    /** ctx_connect: every QP to RTR and RTS with its peer's key message, perftest's defaults for -S and -u. */
     void connect(KeyMessage[] peers, Mtu mtu, int gidIndex, int ourOutReads, boolean readsOrAtomics) {
+        connect(peers, mtu, gidIndex, ourOutReads, readsOrAtomics, 0, PerfConfig.Extras.DEFAULT_QP_TIMEOUT);
+    }
+
+    /** The same with the service level ({@code -S}) of the address vectors and the RC timeout ({@code -u}). */
+    void connect(KeyMessage[] peers, Mtu mtu, int gidIndex, int ourOutReads, boolean readsOrAtomics, int sl, int qpTimeout) {
         for (int q = 0; q < qps.length; q++) {
             KeyMessage peer = peers[q];
             int peerOutReads = peer.outReads();
@@ -122,11 +130,11 @@ final class PerfResources implements AutoCloseable {
                         + "it must be given -o 1 or more");
             }
             int maxRd = ctx.queryDevice().maxQpRdAtom();
-            QpConnector.toRtr(qps[q], mtu, peer, gidIndex, ourOutReads);
+            QpConnector.toRtr(qps[q], mtu, peer, gidIndex, ourOutReads, sl);
             // compare_max_qp_rd_atom: never more in flight than the device allows.
-            QpConnector.toRts(qps[q], psns[q], Math.min(peerOutReads, maxRd));
+            QpConnector.toRts(qps[q], psns[q], Math.min(peerOutReads, maxRd), qpTimeout);
             if (type == QpType.UD) {
-                ahs[q] = pd.createAh(QpConnector.addressVector(peer, gidIndex));
+                ahs[q] = pd.createAh(QpConnector.addressVector(peer, gidIndex, sl));
             }
         }
     }
@@ -174,10 +182,19 @@ final class PerfResources implements AutoCloseable {
         }
     }
 
-    /** The CM's context stays open for its other ids: close ours on it, children first, each at most once. */
+    /**
+     * The CM's context stays open for its other ids: close ours on it, children first, each at
+     * most once — with -z the test QPs and address handles too (made by verbs, ours).
+     */
     private void releaseOnSharedContext() {
         RuntimeException first = null;
-        for (AutoCloseable o : new AutoCloseable[] {mr, sendCq, recvCq, channel, pd}) {
+        java.util.List<AutoCloseable> ours = new java.util.ArrayList<>();
+        if (ownsQps) {
+            ours.addAll(java.util.Arrays.asList(ahs));
+            ours.addAll(java.util.Arrays.asList(qps));
+        }
+        ours.addAll(java.util.Arrays.asList(mr, sendCq, recvCq, channel, pd));
+        for (AutoCloseable o : ours) {
             if (o == null) {
                 continue;
             }

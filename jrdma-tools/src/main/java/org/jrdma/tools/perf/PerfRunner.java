@@ -21,17 +21,11 @@ final class PerfRunner {
         CheckTally tally = new CheckTally();
         List<ResultRow> rows;
         PerfConfig c;
-        String deviceName;
-        int mtu;
-        String peerVersion;
-        double setupCpu;
+        PerfJson.Setup setup;
         try (PerfSession s = PerfSession.open(config, out, notices)) {
             c = s.c;
             rows = c.test().isBandwidth() ? new BwRun(s, tally).run() : new LatRun(s, tally).run();
-            deviceName = s.deviceName;
-            mtu = s.mtu.bytes();
-            peerVersion = s.exchange.peerVersion().text();
-            setupCpu = s.setupCpuSeconds;
+            setup = new PerfJson.Setup(s.deviceName, s.mtu.bytes(), s.cqMod, s.exchange.peerVersion().text(), s.setupCpuSeconds);
         }
         if (c.reportAlloc()) {
             for (ResultRow r : rows) {
@@ -47,7 +41,7 @@ final class PerfRunner {
         }
         out.flush();
         if (c.jsonFile() != null) {
-            PerfJson.write(c.jsonFile(), PerfJson.of(c, deviceName, mtu, peerVersion, setupCpu, rows, tally));
+            PerfJson.write(c.jsonFile(), PerfJson.of(c, setup, rows, tally));
         }
         if (!tally.passed()) {
             throw new IllegalStateException("--check failed: " + tally.failed() + " mismatch"

@@ -96,10 +96,10 @@ final class PerfSession implements AutoCloseable {
                 out.println(Banner.WAITING);
                 out.flush();
             };
-            if (c.isServer() && !c.rdmaCm()) {
+            if (c.isServer() && !c.cmExchange()) {
                 waiting.run();
             }
-            if (c.rdmaCm()) {
+            if (c.cmExchange()) {
                 // The connection manager's context of the device makes everything from here on.
                 // Ours stays open to the end: the two share the device, which then starts once.
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
@@ -132,6 +132,12 @@ final class PerfSession implements AutoCloseable {
                 res = new PerfResources(cm.context(), false, (q, pd, init) -> cm.connectData(q, pd, init, depth), c, owned,
                         sendDepth, recvDepth, c.inlineSize());
                 exchange.blankKeys();
+            } else if (c.cmExchange()) {
+                // -z: the test QPs are made and connected by verbs, but on the connection manager's
+                // context, as -R's are: a second context of the device in this process would have
+                // its own engine, and the peer's ACKs would reach the one that knows no such QP
+                res = new PerfResources(link.context(), false, PerfResources.VERBS, c, owned, sendDepth, recvDepth,
+                        c.inlineSize());
             } else {
                 res = new PerfResources(ctx, c, owned, sendDepth, recvDepth, c.inlineSize());
             }
@@ -160,7 +166,8 @@ final class PerfSession implements AutoCloseable {
                 peers[q] = exchange.keys(local[q], "QP " + q);
             }
             if (!c.rdmaCm()) { // with -R the connection manager took the QPs to RTR and RTS
-                res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources());
+                res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources(), c.extras().sl(),
+                        c.extras().qpTimeout());
             }
             for (KeyMessage m : local) {
                 out.println(Banner.address("local", m, c.verb()));
@@ -178,7 +185,7 @@ final class PerfSession implements AutoCloseable {
             exchange.keys(local[0], "after RTR");
             out.flush();
             return new PerfSession(c, out, exchange, res, mtu, cycleBuffer, sizes, local, peers, device.name(), cqMod, link,
-                    c.rdmaCm() ? ctx : null, idle);
+                    c.cmExchange() ? ctx : null, idle);
         } catch (RuntimeException e) {
             if (exchange != null) {
                 exchange.close();
@@ -197,7 +204,7 @@ final class PerfSession implements AutoCloseable {
             if (memory != null) {
                 memory.close();
             }
-            if (res == null || asked.rdmaCm()) {
+            if (res == null || asked.cmExchange()) {
                 ctx.close();
             }
             throw e;
@@ -219,6 +226,9 @@ final class PerfSession implements AutoCloseable {
      * longer than the run timeout ended in a timeout on that side).
      */
     static java.time.Duration runWait(PerfConfig c) {
+        if (c.extras().runInfinitely()) {
+            return java.time.Duration.ofSeconds(PerfCommand.MAX_RUN_TIMEOUT_S); // the peer's run has no end: wait until it is killed
+        }
         return c.runTimeout().plusSeconds(c.durationSeconds());
     }
 
@@ -263,6 +273,10 @@ final class PerfSession implements AutoCloseable {
 
     @Override
     public void close() {
+        if (link != null && !c.rdmaCm()) {
+            closeForZ();
+            return;
+        }
         try {
             exchange.close();
             if (link != null) {
@@ -278,6 +292,29 @@ final class PerfSession implements AutoCloseable {
             } finally {
                 if (ownContext != null) {
                     ownContext.close();
+                }
+            }
+        }
+    }
+
+    /** -z: the test QPs are ours (on the CM's context), so they go before the exchange's CM id and its context. */
+    private void closeForZ() {
+        try {
+            exchange.close();
+        } finally {
+            try {
+                try {
+                    idle.close();
+                } finally {
+                    res.close();
+                }
+            } finally {
+                try {
+                    link.close();
+                } finally {
+                    if (ownContext != null) {
+                        ownContext.close();
+                    }
                 }
             }
         }
