@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.testkit.RecordingQp;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.OwnDevices;
