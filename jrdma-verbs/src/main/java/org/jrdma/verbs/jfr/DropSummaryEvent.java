@@ -16,12 +16,19 @@ import jdk.jfr.StackTrace;
 @Period("1 s")
 @StackTrace(false)
 public final class DropSummaryEvent extends Event {
+    /** An empty event; its fields are filled before {@code commit()}. */
+    public DropSummaryEvent() {
+    }
+
+    /** The device name (as {@code ibv_get_device_name}). */
     @Label("Device")
     public String device;
 
+    /** Why the packets were dropped, in lower case (the drop reason behind the {@code drop_<reason>} counter). */
     @Label("Reason")
     public String reason;
 
+    /** Packets dropped for this reason in the period (a counter delta). */
     @Label("Count")
     public long count;
 }

@@ -20,33 +20,46 @@ import jdk.jfr.StackTrace;
 @Period("1 s")
 @StackTrace(false)
 public final class RetrySummaryEvent extends Event {
+    /** An empty event; its fields are filled before {@code commit()}. */
+    public RetrySummaryEvent() {
+    }
+
+    /** The device name (as {@code ibv_get_device_name}). */
     @Label("Device")
     public String device;
 
+    /** The QP number. */
     @Label("QPN")
     public int qpn;
 
+    /** Packets sent again, after a timeout or a sequence NAK. */
     @Label("Retransmitted Packets")
     public long retransmittedPackets;
 
+    /** Local ACK timeouts that led to a retransmission (the QP's {@code timeout} attribute expiring). */
     @Label("Retry Timeouts")
     @Description("Local ACK timeouts that led to a retransmission")
     public long retryTimeouts;
 
+    /** PSN sequence error NAKs received from the responder, each one a go-back-N. */
     @Label("Sequence NAKs Received")
     public long seqNaksRcvd;
 
+    /** RNR NAKs this QP sent as responder: a SEND found no posted receive here. */
     @Label("RNR NAKs Sent")
     @Description("Receiver not ready: a SEND found no posted receive here")
     public long rnrNaksSent;
 
+    /** RNR NAKs this QP received as requester: the peer had no receive posted. */
     @Label("RNR NAKs Received")
     public long rnrNaksRcvd;
 
+    /** Send WRs that failed with {@code IBV_WC_RETRY_EXC_ERR} ({@code retry_cnt} used up). */
     @Label("Retry Exceeded")
     @Description("IBV_WC_RETRY_EXC_ERR completions")
     public long retryExceeded;
 
+    /** Send WRs that failed with {@code IBV_WC_RNR_RETRY_EXC_ERR} ({@code rnr_retry} used up). */
     @Label("RNR Retry Exceeded")
     @Description("IBV_WC_RNR_RETRY_EXC_ERR completions")
     public long rnrRetryExceeded;

@@ -16,7 +16,9 @@ import javax.management.ObjectName;
  * registration off.
  */
 public final class Jmx {
+    /** The system property that turns registration off when {@code false}. */
     public static final String PROPERTY = "jrdma.jmx";
+    /** The ObjectName domain of every jrdma MXBean. */
     public static final String DOMAIN = "org.jrdma";
     private static final System.Logger LOG = System.getLogger(Jmx.class.getName());
     private static final AtomicLong NEXT_ID = new AtomicLong(1);
@@ -33,12 +35,20 @@ public final class Jmx {
             this.name = name;
         }
 
-        /** Nothing registered (a placeholder until registration). */
+        /**
+         * Nothing registered (a placeholder until registration).
+         *
+         * @return the empty registration, whose {@link #close} does nothing
+         */
         public static Registration none() {
             return NONE;
         }
 
-        /** The name it was registered under, or null when it was not (JMX off, or it failed). */
+        /**
+         * The name it was registered under.
+         *
+         * @return the ObjectName, or null when nothing was registered (JMX off, or it failed)
+         */
         public ObjectName objectName() {
             return name;
         }
@@ -59,17 +69,38 @@ public final class Jmx {
         }
     }
 
-    /** Whether {@value #PROPERTY} lets the providers register MXBeans (default: yes). */
+    /**
+     * Whether {@value #PROPERTY} lets the providers register MXBeans (default: yes).
+     *
+     * @return false when the property is {@code false}
+     */
     public static boolean enabled() {
         return !"false".equalsIgnoreCase(System.getProperty(PROPERTY, "true").strip());
     }
 
-    /** {@code org.jrdma:type=Device,name=<device>} (or with {@code ,id=N} when taken). */
+    /**
+     * Registers a device's MXBean as {@code org.jrdma:type=Device,name=<device>} (or with
+     * {@code ,id=N} when taken).
+     *
+     * @param device the device name
+     * @param bean   the device's view
+     * @return the registration, to close when the device closes; {@link Registration#none()} when
+     *         nothing was registered
+     */
     public static Registration registerDevice(String device, DeviceMXBean bean) {
         return register("type=Device,name=" + value(device), bean);
     }
 
-    /** {@code org.jrdma:type=QueuePair,device=<device>,qpn=0x<qpn>} (or with {@code ,id=N} when taken). */
+    /**
+     * Registers a QP's MXBean as {@code org.jrdma:type=QueuePair,device=<device>,qpn=0x<qpn>}
+     * (or with {@code ,id=N} when taken).
+     *
+     * @param device the device name
+     * @param qpn    the QP number
+     * @param bean   the QP's view
+     * @return the registration, to close when the QP is destroyed; {@link Registration#none()} when
+     *         nothing was registered
+     */
     public static Registration registerQueuePair(String device, int qpn, QueuePairMXBean bean) {
         return register("type=QueuePair,device=" + value(device) + ",qpn=0x" + Integer.toHexString(qpn), bean);
     }
