@@ -96,7 +96,8 @@ public final class ProcessRdmaSide implements RdmaSide {
             long iters = iterations(shape, budget);
             args.addAll(List.of("-n", String.valueOf(iters)));
             // the same unmeasured warm-up as the baselines get (Budget), through jrdma perf's
-            // own --warmup: perftest has none, and a JVM measured cold measures its compiler
+            // own --warmup (perftest's --perform_warm_up posts one unmeasured queue, too little
+            // here): a JVM measured cold measures its compiler
             long warmup = shape.kind() == Kind.LATENCY ? budget.latWarmup() : Budget.warmupOf(iters);
             args.addAll(List.of("--warmup", String.valueOf(warmup)));
         }
