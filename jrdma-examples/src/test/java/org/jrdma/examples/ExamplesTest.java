@@ -82,9 +82,12 @@ class ExamplesTest {
         List<String> expected = IntStream.range(0, CompletionEvents.MESSAGES).mapToObj(CompletionEvents::message).toList();
         assertThat(client.messages()).isEqualTo(expected);
         assertThat(received.messages()).isEqualTo(expected);
-        // the server waited for the client to connect and send: it slept on at least one event
-        assertThat(received.events()).isPositive();
-        assertThat(client.events()).isPositive();
+        // How often a side slept is the engine's timing: a completion that lands between arming
+        // the CQ and the second poll is taken without sleeping (it failed CI once with 0 events
+        // of 100 on the client). A sleep that got no event would end in getEvent's deadline and
+        // fail this test; each event is one completion, so neither side can count more.
+        assertThat(received.events()).isBetween(0, CompletionEvents.MESSAGES);
+        assertThat(client.events()).isBetween(0, CompletionEvents.MESSAGES);
     }
 
     @Test
