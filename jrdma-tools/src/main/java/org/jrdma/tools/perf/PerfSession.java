@@ -273,14 +273,14 @@ final class PerfSession implements AutoCloseable {
 
     @Override
     public void close() {
-        if (link != null && !c.rdmaCm()) {
-            closeForZ();
-            return;
-        }
+        // With -R the test QP is the data id's, so the link closes before the resources; with -z
+        // the test QPs are ours (on the CM's context), so they close before the exchange's CM id
+        // and its context.
+        boolean linkFirst = link != null && c.rdmaCm();
         try {
             exchange.close();
-            if (link != null) {
-                link.close(); // before the resources: the test QP is the data id's
+            if (linkFirst) {
+                link.close();
             }
         } finally {
             try {
@@ -290,27 +290,10 @@ final class PerfSession implements AutoCloseable {
                     res.close();
                 }
             } finally {
-                if (ownContext != null) {
-                    ownContext.close();
-                }
-            }
-        }
-    }
-
-    /** -z: the test QPs are ours (on the CM's context), so they go before the exchange's CM id and its context. */
-    private void closeForZ() {
-        try {
-            exchange.close();
-        } finally {
-            try {
                 try {
-                    idle.close();
-                } finally {
-                    res.close();
-                }
-            } finally {
-                try {
-                    link.close();
+                    if (link != null && !linkFirst) {
+                        link.close();
+                    }
                 } finally {
                     if (ownContext != null) {
                         ownContext.close();
