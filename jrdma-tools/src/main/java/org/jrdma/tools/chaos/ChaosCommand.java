@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.Mtus;
 import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.Progress;
 import org.jrdma.verbs.ProviderChoice;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -82,7 +83,7 @@ public final class ChaosCommand implements Callable<Integer> {
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         // one line in place on a terminal while the cells run, nothing when piped
         List<CellResult> results;
-        try (org.jrdma.tools.Progress progress = org.jrdma.tools.Progress.start(out, clock -> () -> String.format(
+        try (Progress progress = Progress.start(out, clock -> () -> String.format(
                 java.util.Locale.ROOT, " %.1f s  cell %d of %d running", clock.elapsedSeconds(), done.get() + 1, cells.size()))) {
             results = FaultMatrix.run(config, cells, r -> progress.print(() -> {
                 done.incrementAndGet();

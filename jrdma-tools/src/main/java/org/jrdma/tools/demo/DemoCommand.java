@@ -1,14 +1,15 @@
 package org.jrdma.tools.demo;
 
-import org.jrdma.tools.rc.EndpointConfig;
-import org.jrdma.tools.rc.RcFlags;
-import org.jrdma.tools.rc.RcEndpoint;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.jrdma.tools.ExitCodes;
+import org.jrdma.tools.Progress;
 import org.jrdma.tools.options.PskOption;
 import org.jrdma.tools.options.TimeoutOption;
+import org.jrdma.tools.rc.EndpointConfig;
+import org.jrdma.tools.rc.RcEndpoint;
+import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.VerbsException;
 import picocli.CommandLine;
@@ -68,7 +69,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Demo[] demo = new Demo[1];
         // one line in place on a terminal while the rounds run (demo -n 100000), nothing when piped
-        org.jrdma.tools.Progress progress = json ? org.jrdma.tools.Progress.OFF : org.jrdma.tools.Progress.start(out, clock -> () ->
+        Progress progress = json ? Progress.OFF : Progress.start(out, clock -> () ->
                 demo[0] == null || demo[0].roundsDone() == 0 ? null : String.format(Locale.ROOT, " %.1f s  %d of %d round trips",
                         clock.elapsedSeconds(), demo[0].roundsDone(), rc.iters));
         DemoResult r;

@@ -3,6 +3,7 @@ package org.jrdma.tools.perf;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.Progress;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.VerbsException;
@@ -168,9 +169,9 @@ final class BwRun {
         List<ResultRow> rows = new ArrayList<>();
         long duration = s.durationNanos();
         // a long run (-D, -a, --run_infinitely) shows one line in place on a terminal, nothing when piped
-        progress = c.byDuration() || c.all() ? org.jrdma.tools.Progress.start(out, clock -> new ProgressLine(clock,
+        progress = c.byDuration() || c.all() ? Progress.start(out, clock -> new ProgressLine(clock,
                 () -> currentSize, () -> sender != null ? sender.postedSoFar() : receiver.received(), c.reportGbits(), true))
-                : org.jrdma.tools.Progress.OFF;
+                : Progress.OFF;
         try {
             return measure(sender, receiver, waiter, rows, duration);
         } finally {
@@ -179,7 +180,7 @@ final class BwRun {
     }
 
     /** perf's progress line (or OFF), and the size it reports. */
-    private org.jrdma.tools.Progress progress = org.jrdma.tools.Progress.OFF;
+    private Progress progress = Progress.OFF;
     private volatile int currentSize;
 
     private List<ResultRow> measure(BwSender sender, BwReceiver receiver, CqWaiter waiter, List<ResultRow> rows, long duration) {

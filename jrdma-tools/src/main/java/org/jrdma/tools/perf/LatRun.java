@@ -3,6 +3,7 @@ package org.jrdma.tools.perf;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.Progress;
 
 /**
  * The latency tests after the handshake, with perftest's synchronisations (send_lat.c,
@@ -69,8 +70,8 @@ final class LatRun {
         List<ResultRow> rows = new ArrayList<>();
         int[] current = {s.sizes[0]};
         // a long run (-D, -a) shows one line in place on a terminal, nothing when piped
-        org.jrdma.tools.Progress progress = c.byDuration() || c.all() ? org.jrdma.tools.Progress.start(out, clock ->
-                new ProgressLine(clock, () -> current[0], () -> loop.doneSoFar, false, false)) : org.jrdma.tools.Progress.OFF;
+        Progress progress = c.byDuration() || c.all() ? Progress.start(out, clock ->
+                new ProgressLine(clock, () -> current[0], () -> loop.doneSoFar, false, false)) : Progress.OFF;
         try {
             for (int size : s.sizes) {
                 current[0] = size;
