@@ -2,6 +2,7 @@ package org.jrdma.soft.engine;
 
 import java.util.Map;
 import org.jrdma.soft.transport.QpCounter;
+import org.jrdma.soft.wire.DropReason;
 import org.jrdma.verbs.jmx.DeviceMXBean;
 
 /** A soft device's MXBean: reads the HCA's counters and port when JMX asks, nothing in between. */
@@ -76,8 +77,8 @@ final class DeviceBean implements DeviceMXBean {
     @Override
     public long getDroppedPackets() {
         long n = 0;
-        for (org.jrdma.soft.wire.DropReason r : org.jrdma.soft.wire.DropReason.values()) {
-            if (r != org.jrdma.soft.wire.DropReason.NONE) {
+        for (DropReason r : DropReason.values()) {
+            if (r != DropReason.NONE) {
                 n += hca.drops(r);
             }
         }

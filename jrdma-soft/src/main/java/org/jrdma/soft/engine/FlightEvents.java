@@ -1,10 +1,12 @@
 package org.jrdma.soft.engine;
 
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.FlightRecorder;
+import org.jrdma.soft.transport.Counters;
 import org.jrdma.soft.transport.QpCounter;
 import org.jrdma.soft.transport.TransportQp;
 import org.jrdma.soft.wire.DropReason;
@@ -67,7 +69,7 @@ public final class FlightEvents {
     }
 
     private static synchronized void retries() {
-        java.util.Set<TransportQp> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<TransportQp> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (SoftHca hca : LIVE) {
             for (EngineQp q : hca.qps()) {
                 if (q != null) {
@@ -129,7 +131,7 @@ public final class FlightEvents {
             if (delta != 0) {
                 DropSummaryEvent e = new DropSummaryEvent();
                 e.device = hca.name();
-                e.reason = r.name().toLowerCase(java.util.Locale.ROOT);
+                e.reason = Counters.label(r); // as the drop_<reason> counters name it
                 e.count = delta;
                 e.commit();
             }
