@@ -9,4 +9,8 @@ module org.jrdma.bootstrap {
     exports org.jrdma.bootstrap.file;
     exports org.jrdma.bootstrap.fixed;
     exports org.jrdma.bootstrap.tcp;
+    exports org.jrdma.bootstrap.rendezvous;
+
+    // rendezvous stores: the file store is built in, etcd's comes with jrdma-etcd
+    uses org.jrdma.bootstrap.rendezvous.RendezvousStoreProvider;
 }
