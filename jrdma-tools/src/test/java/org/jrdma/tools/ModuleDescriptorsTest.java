@@ -63,7 +63,8 @@ class ModuleDescriptorsTest {
                 "org.jrdma.verbs.jmx", "org.jrdma.verbs.spi"); // the JFR events and the MXBean interfaces (README, Observability)
         assertThat(exports("org.jrdma.cm").keySet()).containsExactly("org.jrdma.cm", "org.jrdma.cm.spi", "org.jrdma.cm.wire");
         assertThat(exports("org.jrdma.bootstrap").keySet()).containsExactly("org.jrdma.bootstrap",
-                "org.jrdma.bootstrap.file", "org.jrdma.bootstrap.fixed", "org.jrdma.bootstrap.tcp");
+                "org.jrdma.bootstrap.file", "org.jrdma.bootstrap.fixed", "org.jrdma.bootstrap.rendezvous",
+                "org.jrdma.bootstrap.tcp");
         assertThat(exports("org.jrdma.tools")).isEmpty();
     }
 
