@@ -180,7 +180,7 @@ public final class RcConnector {
     }
 
     /** RC and UC: INIT → RTR → RTS with the peer's info (a UD QP is there already). */
-    private static void toRts(QueuePair qp, RcOptions o, ConnInfo local, ConnInfo remote, ConnectListener listener) {
+    static void toRts(QueuePair qp, RcOptions o, ConnInfo local, ConnInfo remote, ConnectListener listener) {
         if (o.qpType() == QpType.UD) {
             return;
         }
