@@ -1,5 +1,5 @@
 /**
- * The {@code jrdma} command line: demo, devices, devinfo, pingpong, perf, rping, chaos. Picocli
+ * The {@code jrdma} command line: demo, devices, devinfo, pingpong, perf, rping, chaos, mesh. Picocli
  * fills the commands' fields reflectively, so their packages are opened to it. Both providers
  * are required so that the tools jar runs on a NIC and without one.
  */
@@ -16,6 +16,7 @@ module org.jrdma.tools {
     opens org.jrdma.tools to info.picocli;
     opens org.jrdma.tools.chaos to info.picocli;
     opens org.jrdma.tools.demo to info.picocli;
+    opens org.jrdma.tools.mesh to info.picocli;
     opens org.jrdma.tools.options to info.picocli;
     opens org.jrdma.tools.perf to info.picocli;
     opens org.jrdma.tools.pingpong to info.picocli;

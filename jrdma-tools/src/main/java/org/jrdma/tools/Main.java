@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "jrdma", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "RDMA for the JVM: verbs, a soft RoCEv2 provider and the bootstrap, in Java 25.",
-        subcommands = {DemoCommand.class, org.jrdma.tools.pingpong.PingpongCommand.class, org.jrdma.tools.perf.PerfCommand.class, org.jrdma.tools.chaos.ChaosCommand.class, org.jrdma.tools.rping.RpingCommand.class, DevicesCommand.class, DevinfoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, org.jrdma.tools.pingpong.PingpongCommand.class, org.jrdma.tools.perf.PerfCommand.class, org.jrdma.tools.chaos.ChaosCommand.class, org.jrdma.tools.rping.RpingCommand.class, org.jrdma.tools.mesh.MeshCommand.class, DevicesCommand.class, DevinfoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,25 @@
+package org.jrdma.tools.mesh;
+
+import java.net.URI;
+import org.jrdma.bootstrap.rendezvous.RendezvousSpec;
+import org.jrdma.bootstrap.rendezvous.StoreOptions;
+
+/**
+ * One rank's run of {@code jrdma mesh}, as the command line gave it.
+ *
+ * @param store the store's URI
+ * @param spec job, rank, size and the rendezvous deadline
+ * @param options the store's security and timing options
+ * @param device the device's name, null for the first
+ * @param gidIndex the GID index
+ * @param slot bytes written to each peer
+ */
+record MeshConfig(URI store, RendezvousSpec spec, StoreOptions options, String device, int gidIndex, int slot) {
+    int rank() {
+        return spec.rank();
+    }
+
+    int size() {
+        return spec.size();
+    }
+}
