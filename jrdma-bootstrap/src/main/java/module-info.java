@@ -13,4 +13,5 @@ module org.jrdma.bootstrap {
 
     // rendezvous stores: the file store is built in, etcd's comes with jrdma-etcd
     uses org.jrdma.bootstrap.rendezvous.RendezvousStoreProvider;
+    provides org.jrdma.bootstrap.rendezvous.RendezvousStoreProvider with org.jrdma.bootstrap.file.FileStoreProvider;
 }
