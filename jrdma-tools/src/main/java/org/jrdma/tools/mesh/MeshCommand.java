@@ -45,8 +45,13 @@ public final class MeshCommand implements Callable<Integer> {
             description = "The job id; every rank of a run gives the same one. A rerun with the same id is a new epoch.")
     String job;
 
-    @Option(names = "--rank", required = true, paramLabel = "I", description = "This rank, 0 to size - 1.")
-    int rank;
+    @Option(names = "--rank", paramLabel = "I", description = "This rank, 0 to size - 1.")
+    Integer rank;
+
+    @Option(names = "--ranks", paramLabel = "LIST",
+            description = "Instead of --rank: run these ranks in this process, each on a thread (0-63, 0,2,4-7), through one"
+                    + " store connection; prints a line per rank and a summary of set-up time, store traffic and heap.")
+    String ranks;
 
     @Option(names = "--size", required = true, paramLabel = "N", description = "The number of ranks.")
     int size;
@@ -93,19 +98,61 @@ public final class MeshCommand implements Callable<Integer> {
     DeviceOption device;
 
     @Override
-    public Integer call() {
-        MeshConfig config = config();
-        MeshResult result = new MeshRun(config, org.jrdma.tools.Main.notices(spec)).run();
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(json ? MeshReport.json(config, result) : MeshReport.text(config, result));
-        out.flush();
-        return ExitCodes.of(result.verified());
-    }
-
-    private MeshConfig config() {
+    public Integer call() throws Exception {
         if (size < 1 || size > RendezvousSpec.MAX_SIZE) {
             throw ExitCodes.usage(spec, "--size " + size + " is out of range 1-" + RendezvousSpec.MAX_SIZE);
         }
+        if ((rank == null) == (ranks == null)) {
+            throw ExitCodes.usage(spec, "give --rank I (one rank) or --ranks LIST (several in this process)");
+        }
+        int[] local = ranks == null ? new int[] {rank} : parseRanks(ranks);
+        MeshConfig config = config(local[0]);
+        PrintWriter out = spec.commandLine().getOut();
+        if (ranks == null) {
+            MeshResult result = new MeshRun(config, org.jrdma.tools.Main.notices(spec)).run();
+            out.println(json ? MeshReport.json(config, result) : MeshReport.text(config, result));
+            out.flush();
+            return ExitCodes.of(result.verified());
+        }
+        long[] heap = {0};
+        java.util.List<MeshResult> results = LocalRanks.run(config, local, org.jrdma.tools.Main.notices(spec), heap);
+        boolean all = true;
+        if (json) {
+            for (int i = 0; i < local.length; i++) {
+                MeshConfig one = config(local[i]);
+                out.println(MeshReport.json(one, results.get(i)));
+                all &= results.get(i).verified();
+            }
+        } else {
+            out.println(LocalRanks.text(config, local, results, heap[0]));
+            all = results.stream().allMatch(MeshResult::verified);
+        }
+        out.flush();
+        return ExitCodes.of(all);
+    }
+
+    /** "0-3,7": ascending, distinct, within the size. */
+    private int[] parseRanks(String list) {
+        java.util.TreeSet<Integer> set = new java.util.TreeSet<>();
+        for (String part : list.split(",", -1)) {
+            String[] ends = part.split("-", -1);
+            try {
+                int from = Integer.parseInt(ends[0].trim());
+                int to = ends.length == 2 ? Integer.parseInt(ends[1].trim()) : from;
+                if (ends.length > 2 || from > to || from < 0 || to >= size) {
+                    throw new NumberFormatException();
+                }
+                for (int r = from; r <= to; r++) {
+                    set.add(r);
+                }
+            } catch (NumberFormatException e) {
+                throw ExitCodes.usage(spec, "--ranks " + list + ": '" + part + "' is not a rank or range within 0-" + (size - 1));
+            }
+        }
+        return set.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private MeshConfig config(int rank) {
         if (rank < 0 || rank >= size) {
             throw ExitCodes.usage(spec, "--rank " + rank + " is out of range 0-" + (size - 1) + " for --size " + size);
         }

@@ -51,17 +51,22 @@ final class MeshRun {
     private final MeshConfig config;
     private final Consumer<String> notices;
     private final RendezvousStore sharedStore;
+    private final Runnable beforeDone;
 
     /** A rank with a store of its own, opened from the config (the tool's case). */
     MeshRun(MeshConfig config, Consumer<String> notices) {
-        this(config, notices, null);
+        this(config, notices, null, () -> { });
     }
 
-    /** A rank that joins through {@code store}, which the caller opened and closes (many ranks in one JVM). */
-    MeshRun(MeshConfig config, Consumer<String> notices, RendezvousStore store) {
+    /**
+     * A rank that joins through {@code store}, which the caller opened and closes (many ranks in
+     * one JVM); {@code beforeDone} runs once this rank is proven, its resources still open.
+     */
+    MeshRun(MeshConfig config, Consumer<String> notices, RendezvousStore store, Runnable beforeDone) {
         this.config = config;
         this.notices = notices;
         this.sharedStore = store;
+        this.beforeDone = beforeDone;
     }
 
     MeshResult run() {
@@ -166,6 +171,7 @@ final class MeshRun {
                     }
                 }
                 phases.put("report", System.nanoTime() - t);
+                beforeDone.run();
                 t = System.nanoTime();
                 rv.barrier("done");
                 phases.put("done", System.nanoTime() - t);
