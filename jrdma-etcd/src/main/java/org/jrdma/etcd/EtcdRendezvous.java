@@ -33,7 +33,7 @@ import org.jrdma.bootstrap.rendezvous.StoreUnavailableException;
 
 /**
  * One rank's rendezvous on etcd. Its keys hang on its own lease; it waits by a watch on the job's
- * prefix from the revision of an initial read (never by polling); a member key deleted while it
+ * prefixes from the revision of an initial read (never by polling); a member key deleted while it
  * waits (a lease expired, a peer closed) fails it at once; an epoch move while it waits for info
  * (a restarted rank) makes it join the new epoch and publish again there.
  */
@@ -180,7 +180,12 @@ final class EtcdRendezvous implements Rendezvous {
         }
     }
 
-    /** Reads what is there, then watches from the next revision until the goal is met or the epoch moves. */
+    /**
+     * Reads what is there, then watches from the next revision until the goal is met or the epoch
+     * moves. The three watches are not ordered with each other: a member key's delete may come
+     * before the epoch move that made it, hence the second read of the epoch before a rank is
+     * called departed.
+     */
     private Outcome waitFor(Goal goal) {
         long epoch = slot.epoch();
         String epochKey = keys.epochKey();
@@ -202,8 +207,13 @@ final class EtcdRendezvous implements Rendezvous {
         String sealed = keys.sealed(epoch);
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         lease.notify(queue);
-        try (PrefixWatch watch = new PrefixWatch(client.getWatchClient(), requests, keys.jobPrefix(),
-                read.getHeader().getRevision() + 1, queue)) {
+        long after = read.getHeader().getRevision() + 1;
+        var watch = client.getWatchClient();
+        // the member keys from this rank's own join on: a peer that left after it joined is seen
+        // even if it left before the read (epoch moves are told apart by reading the epoch again)
+        try (KeyWatch _ = new KeyWatch(watch, requests, goal.prefix(), true, after, queue);
+                KeyWatch _ = new KeyWatch(watch, requests, memberPrefix, true, slot.memberRevision() + 1, queue);
+                KeyWatch _ = new KeyWatch(watch, requests, epochKey, false, after, queue)) {
             while (true) {
                 WatchResponse r = next(queue, goal);
                 boolean moved = false;
@@ -268,7 +278,7 @@ final class EtcdRendezvous implements Rendezvous {
                 throw new StoreUnavailableException(requests.address(), "keeping rank " + spec.rank() + "'s lease alive", lease.lost());
             } else if (item instanceof Throwable t) {
                 throw new StoreUnavailableException(requests.address(), "watching job " + spec.job() + "'s keys", t);
-            } else if (item == PrefixWatch.ENDED) {
+            } else if (item == KeyWatch.ENDED) {
                 throw new StoreUnavailableException(requests.address(), "watching job " + spec.job() + "'s keys (the watch ended)", null);
             } else if (lease.silent()) {
                 throw new StoreUnavailableException(requests.address(), "waiting for " + goal.what() + " (no keep-alive answer for "
