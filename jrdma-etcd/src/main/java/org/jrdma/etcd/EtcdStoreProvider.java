@@ -46,7 +46,8 @@ public final class EtcdStoreProvider implements RendezvousStoreProvider {
         }
         List<String> endpoints = endpoints(address, tls ? "https://" : "http://");
         String name = scheme + "://" + String.join(",", endpoints.stream().map(e -> e.substring(e.indexOf("//") + 2)).toList());
-        ClientBuilder b = Client.builder().endpoints(endpoints.toArray(String[]::new)).connectTimeout(options.requestTimeout());
+        ClientBuilder b = Client.builder().endpoints(endpoints.toArray(String[]::new)).connectTimeout(options.requestTimeout())
+                .waitForReady(false).retryMaxDuration(options.requestTimeout());
         if (options.user() != null) {
             b.user(ByteSequence.from(options.user(), StandardCharsets.UTF_8))
                     .password(ByteSequence.from(options.password(), StandardCharsets.UTF_8));

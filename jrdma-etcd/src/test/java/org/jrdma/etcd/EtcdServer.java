@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,6 +45,7 @@ public final class EtcdServer implements AutoCloseable {
     private final int clientPort;
     private final int peerPort;
     private final ArrayDeque<String> log = new ArrayDeque<>();
+    private TestCerts certs;
     private Process process;
 
     private EtcdServer(Path bin) throws IOException {
@@ -70,11 +73,30 @@ public final class EtcdServer implements AutoCloseable {
      * @throws IOException if it cannot be started
      */
     public static EtcdServer start() throws IOException {
+        return start(false);
+    }
+
+    /**
+     * Starts an etcd that serves TLS only and asks clients for a certificate of the same throwaway
+     * CA ({@link #certs()}), or skips the calling test where there is no etcd or no openssl.
+     *
+     * @return the running server
+     * @throws IOException if it cannot be started
+     */
+    public static EtcdServer startTls() throws IOException {
+        return start(true);
+    }
+
+    private static EtcdServer start(boolean tls) throws IOException {
         Assumptions.assumeTrue(System.getenv("JRDMA_SKIP_ETCD") == null, "JRDMA_SKIP_ETCD is set");
         Path bin = binary();
         Assumptions.assumeTrue(Files.isExecutable(bin), "no etcd at " + bin + " (set ETCD_BIN)");
+        Assumptions.assumeTrue(!tls || TestCerts.available(), "no openssl to make certificates with");
         EtcdServer s = new EtcdServer(bin);
         try {
+            if (tls) {
+                s.certs = TestCerts.make(Files.createDirectory(s.dir.resolve("tls")));
+            }
             s.launch();
         } catch (IOException | RuntimeException e) {
             s.close();
@@ -92,13 +114,17 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     private void launch() throws IOException {
-        String client = "http://127.0.0.1:" + clientPort;
+        String client = url();
         String peer = "http://127.0.0.1:" + peerPort;
-        ProcessBuilder pb = new ProcessBuilder(bin.toString(), "--name", "jrdma-test", "--data-dir", dir.resolve("data").toString(),
+        List<String> cmd = new ArrayList<>(List.of(bin.toString(), "--name", "jrdma-test", "--data-dir", dir.resolve("data").toString(),
                 "--listen-client-urls", client, "--advertise-client-urls", client,
                 "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-                "--initial-cluster", "jrdma-test=" + peer)
-                .redirectErrorStream(true);
+                "--initial-cluster", "jrdma-test=" + peer));
+        if (certs != null) {
+            cmd.addAll(List.of("--cert-file", certs.serverCert().toString(), "--key-file", certs.serverKey().toString(),
+                    "--client-cert-auth", "--trusted-ca-file", certs.ca().toString()));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         Process p = pb.start();
         process = p;
         CountDownLatch ready = new CountDownLatch(1);
@@ -158,19 +184,28 @@ public final class EtcdServer implements AutoCloseable {
     /**
      * The client endpoint as a store address.
      *
-     * @return {@code etcd://127.0.0.1:<port>}
+     * @return {@code etcd://127.0.0.1:<port>}, {@code etcds://} with TLS
      */
     public String endpoint() {
-        return "etcd://127.0.0.1:" + clientPort;
+        return (certs == null ? "etcd" : "etcds") + "://127.0.0.1:" + clientPort;
+    }
+
+    /**
+     * The certificates of a TLS server.
+     *
+     * @return the CA, server and client files, or null without TLS
+     */
+    public TestCerts certs() {
+        return certs;
     }
 
     /**
      * The client endpoint as jetcd takes it.
      *
-     * @return {@code http://127.0.0.1:<port>}
+     * @return {@code http://127.0.0.1:<port>}, {@code https://} with TLS
      */
     public String url() {
-        return "http://127.0.0.1:" + clientPort;
+        return (certs == null ? "http" : "https") + "://127.0.0.1:" + clientPort;
     }
 
     /**
