@@ -1,6 +1,7 @@
 package org.jrdma.etcd;
 
 import io.etcd.jetcd.Lease;
+import io.etcd.jetcd.lease.LeaseGrantResponse;
 import io.etcd.jetcd.lease.LeaseKeepAliveResponse;
 import io.etcd.jetcd.support.CloseableClient;
 import io.grpc.stub.StreamObserver;
@@ -18,9 +19,13 @@ final class RankLease implements AutoCloseable {
     /** Put on the waiting rank's queue when jetcd gives the lease up (expired, or refused). */
     static final Object LOST = new Object();
 
+    /** jetcd looks every 500 ms whether a keep-alive is due; the rest is for a loaded machine. */
+    private static final Duration KEEP_ALIVE_SLACK = Duration.ofSeconds(1);
+
     private final Requests requests;
     private final Lease client;
     private final long id;
+    /** The TTL etcd granted: its minimum may be more than asked for. */
     private final Duration ttl;
     private final CloseableClient keepAlive;
     private volatile long lastAnswer = System.nanoTime();
@@ -32,8 +37,9 @@ final class RankLease implements AutoCloseable {
         this.client = client;
         // etcd counts in whole seconds (and rounds up to its own minimum)
         long seconds = Math.max(1, (ttl.toMillis() + 999) / 1000);
-        this.ttl = Duration.ofSeconds(seconds);
-        this.id = requests.call("granting rank " + rank + "'s lease", 0, client.grant(seconds)).getID();
+        LeaseGrantResponse granted = requests.call("granting rank " + rank + "'s lease", 0, client.grant(seconds));
+        this.id = granted.getID();
+        this.ttl = Duration.ofSeconds(Math.max(seconds, granted.getTTL()));
         this.keepAlive = client.keepAlive(id, new StreamObserver<>() {
             @Override
             public void onNext(LeaseKeepAliveResponse r) {
@@ -77,11 +83,12 @@ final class RankLease implements AutoCloseable {
     }
 
     /**
-     * Whether the store has been silent for longer than a keep-alive period and a request's
-     * deadline together: it is down (or cut off), even if the watch has not said so.
+     * Whether the store has been silent for longer than a keep-alive period, jetcd's 500 ms tick
+     * (with as much again for a busy machine) and a request's deadline together: it is down (or
+     * cut off), even if the watch has not said so.
      */
     boolean silent() {
-        long allowed = ttl.toNanos() / 3 + requests.timeout().toNanos();
+        long allowed = ttl.toNanos() / 3 + KEEP_ALIVE_SLACK.toNanos() + requests.timeout().toNanos();
         return System.nanoTime() - lastAnswer > allowed;
     }
 
