@@ -3,10 +3,8 @@ package org.jrdma.etcd;
 import java.net.InetAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.verbs.Gid;
 
@@ -50,9 +48,5 @@ final class Ranks {
 
     static ExecutorService threads() {
         return Executors.newCachedThreadPool();
-    }
-
-    static <T> Future<T> run(ExecutorService pool, Callable<T> task) {
-        return pool.submit(task);
     }
 }
