@@ -218,6 +218,7 @@ final class EtcdRendezvous implements Rendezvous {
                 WatchResponse r = next(queue, goal);
                 boolean moved = false;
                 TreeSet<Integer> departed = new TreeSet<>();
+                TreeSet<Long> leftAt = new TreeSet<>();
                 for (WatchEvent e : r.getEvents()) {
                     String key = Keys.text(e.getKeyValue().getKey());
                     boolean put = e.getEventType() == WatchEvent.EventType.PUT;
@@ -227,8 +228,9 @@ final class EtcdRendezvous implements Rendezvous {
                         goal.put(e.getKeyValue());
                     } else if (!put && key.startsWith(memberPrefix)) {
                         int rank = Keys.rankAfter(key, memberPrefix, spec.size());
-                        if (rank >= 0) {
+                        if (rank >= 0 && !goal.has(rank)) {
                             departed.add(rank);
+                            leftAt.add(e.getKeyValue().getModRevision());
                         }
                     } else if (put && key.equals(sealed)) {
                         sealedSeen = true;
@@ -241,6 +243,26 @@ final class EtcdRendezvous implements Rendezvous {
                     // deletes that came with no epoch move in this response: make sure none is on its way
                     if (joiner.currentEpoch() != epoch) {
                         return Outcome.MOVED;
+                    }
+                    // A rank that did its part and then closed (passed the barrier first) took its
+                    // keys with its lease, maybe before this rank read them; and the goal's watch
+                    // is not ordered with the member watch. So read the goal as it was just before
+                    // each departure (etcd keeps past revisions): what a rank left there counts.
+                    for (long revision : leftAt) {
+                        requests.call("reading " + goal.what() + " as it was at revision " + (revision - 1),
+                                goal.prefix().length(), kv.get(Keys.bytes(goal.prefix()),
+                                        GetOption.builder().isPrefix(true).withRevision(revision - 1).build()))
+                                .getKvs().forEach(past -> {
+                                    requests.received(List.of(past));
+                                    goal.put(past);
+                                });
+                    }
+                    departed.removeIf(goal::has);
+                    if (goal.done()) {
+                        return Outcome.DONE;
+                    }
+                    if (departed.isEmpty()) {
+                        continue;
                     }
                     sealQuietly();
                     throw new MissingRanksException(spec.job(), epoch, goal.what(), List.copyOf(departed), List.of());

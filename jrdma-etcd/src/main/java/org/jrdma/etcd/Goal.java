@@ -16,6 +16,14 @@ interface Goal {
 
     boolean done();
 
+    /**
+     * Whether a rank's part has been counted: a rank that did its part and then left (closed,
+     * taking its keys with its lease) is not missing.
+     */
+    default boolean has(int rank) {
+        return !missing().contains(rank);
+    }
+
     /** The ranks not yet counted, ascending. */
     List<Integer> missing();
 }
