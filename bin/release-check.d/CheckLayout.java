@@ -45,7 +45,13 @@ public final class CheckLayout {
             "jrdma-bootstrap", "org.jrdma.bootstrap",
             "jrdma-cm", "org.jrdma.cm",
             "jrdma-testkit", "org.jrdma.testkit",
-            "jrdma-tools", "org.jrdma.tools");
+            "jrdma-tools", "org.jrdma.tools",
+            "jrdma-etcd", "org.jrdma.etcd");
+    /**
+     * Jars that are automatic modules, named by Automatic-Module-Name: jrdma-etcd, whose jetcd
+     * jars split packages and so cannot be required by an explicit module.
+     */
+    private static final Set<String> AUTOMATIC = Set.of("jrdma-etcd");
     private static final List<String> POMS = List.of("jrdma-parent", "jrdma-bom");
     /** Built in the reactor, never deployed. */
     private static final List<String> NOT_DEPLOYED = List.of("jrdma-bench");
@@ -206,6 +212,10 @@ public final class CheckLayout {
         }
         Optional<ModuleReference> ref = ModuleFinder.of(jar).findAll().stream().findFirst();
         ModuleDescriptor md = ref.map(ModuleReference::descriptor).orElse(null);
+        if (AUTOMATIC.contains(artifactId)) {
+            automaticJar(artifactId, jar, md, sources, javadoc);
+            return;
+        }
         if (md == null || md.isAutomatic() || !md.name().equals(JARS.get(artifactId))) {
             problem(jar.getFileName() + " is not the explicit module " + JARS.get(artifactId)
                     + (md == null ? "" : " (found " + md.name() + (md.isAutomatic() ? ", automatic" : "") + ")"));
@@ -232,6 +242,30 @@ public final class CheckLayout {
             }
             if (doc.getEntry(md.name() + "/module-summary.html") == null) {
                 problem(javadoc.getFileName() + " has no module page for " + md.name());
+            }
+        }
+    }
+
+    /** An automatic module: its name from the manifest, sources and javadoc of its packages, no descriptor. */
+    private void automaticJar(String artifactId, Path jar, ModuleDescriptor md, Path sources, Path javadoc) throws IOException {
+        if (md == null || !md.isAutomatic() || !md.name().equals(JARS.get(artifactId))) {
+            problem(jar.getFileName() + " is not the automatic module " + JARS.get(artifactId)
+                    + (md == null ? "" : " (found " + md.name() + (md.isAutomatic() ? ", automatic" : ", explicit") + ")"));
+            return;
+        }
+        try (JarFile j = new JarFile(jar.toFile()); ZipFile src = new ZipFile(sources.toFile());
+                ZipFile doc = new ZipFile(javadoc.toFile())) {
+            if (!md.name().equals(j.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))) {
+                problem(jar.getFileName() + " has no Automatic-Module-Name " + md.name());
+            }
+            for (String pkg : md.packages()) {
+                String dir = pkg.replace('.', '/') + "/";
+                if (src.stream().noneMatch(e -> e.getName().startsWith(dir) && e.getName().endsWith(".java"))) {
+                    problem(sources.getFileName() + " has no sources of package " + pkg);
+                }
+            }
+            if (doc.getEntry("index.html") == null) {
+                problem(javadoc.getFileName() + " has no index.html");
             }
         }
     }
