@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import org.jrdma.bootstrap.rendezvous.RendezvousSpec;
 import org.jrdma.bootstrap.rendezvous.RendezvousStore;
 import org.jrdma.bootstrap.rendezvous.RendezvousStores;
 
@@ -49,8 +48,7 @@ final class LocalRanks {
         List<Future<MeshResult>> futures = new ArrayList<>();
         try (RendezvousStore store = RendezvousStores.open(base.store(), base.options())) {
             for (int r : ranks) {
-                RendezvousSpec spec = new RendezvousSpec(base.spec().job(), r, base.size(), base.spec().timeout());
-                MeshConfig one = new MeshConfig(base.store(), spec, base.options(), base.device(), base.gidIndex(), base.slot());
+                MeshConfig one = base.asRank(r);
                 futures.add(threads.submit(() -> new MeshRun(one, notices, store, lastMeasures).run()));
             }
             List<MeshResult> results = new ArrayList<>();

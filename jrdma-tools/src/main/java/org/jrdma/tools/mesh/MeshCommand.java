@@ -91,6 +91,11 @@ public final class MeshCommand implements Callable<Integer> {
     @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", defaultValue = "0", description = "GID index (default: ${DEFAULT-VALUE}).")
     int gidIndex;
 
+    @Option(names = {"-u", "--qp-timeout"}, paramLabel = "T", defaultValue = "18",
+            description = "QP ACK timeout, 4.096 us x 2^T as perftest's -u (default: ${DEFAULT-VALUE}, about 1 s: N - 1 QPs a"
+                    + " rank, all sending at once, may wait their turn on a loaded host).")
+    int qpTimeout;
+
     @Option(names = "--json", description = "Print this rank's result as one JSON object.")
     boolean json;
 
@@ -119,7 +124,7 @@ public final class MeshCommand implements Callable<Integer> {
         boolean all = true;
         if (json) {
             for (int i = 0; i < local.length; i++) {
-                MeshConfig one = config(local[i]);
+                MeshConfig one = config.asRank(local[i]);
                 out.println(MeshReport.json(one, results.get(i)));
                 all &= results.get(i).verified();
             }
@@ -181,7 +186,10 @@ public final class MeshCommand implements Callable<Integer> {
         } else if (passwordFile != null) {
             throw ExitCodes.usage(spec, "--password-file needs --user");
         }
-        return new MeshConfig(store, rv, options, device.name(), gidIndex, slot);
+        if (qpTimeout < 1 || qpTimeout > 31) {
+            throw ExitCodes.usage(spec, "-u " + qpTimeout + " is out of range 1-31");
+        }
+        return new MeshConfig(store, rv, options, device.name(), gidIndex, slot, qpTimeout);
     }
 
     private String password() {

@@ -13,13 +13,20 @@ import org.jrdma.bootstrap.rendezvous.StoreOptions;
  * @param device the device's name, null for the first
  * @param gidIndex the GID index
  * @param slot bytes written to each peer
+ * @param qpTimeout the QPs' local ACK timeout exponent (4.096 µs × 2^t, perftest's -u)
  */
-record MeshConfig(URI store, RendezvousSpec spec, StoreOptions options, String device, int gidIndex, int slot) {
+record MeshConfig(URI store, RendezvousSpec spec, StoreOptions options, String device, int gidIndex, int slot, int qpTimeout) {
     int rank() {
         return spec.rank();
     }
 
     int size() {
         return spec.size();
+    }
+
+    /** The same run as another rank. */
+    MeshConfig asRank(int rank) {
+        return new MeshConfig(store, new RendezvousSpec(spec.job(), rank, spec.size(), spec.timeout()), options, device, gidIndex,
+                slot, qpTimeout);
     }
 }

@@ -103,7 +103,7 @@ final class MeshRun {
             // A QP's receives are posted at INIT, before its peer can send; they land in the
             // receive slots of the QP's index, which is mapped to its peer once all are made.
             Map<Integer, Integer> indexOfQpn = new HashMap<>();
-            RcOptions o = RcOptions.defaults(cq).withGidIndex(config.gidIndex()).withCap(new QpCap(4, RECVS_PER_QP, 1, 1, 0))
+            RcOptions o = RcOptions.defaults(cq).withGidIndex(config.gidIndex()).withTimeout(config.qpTimeout()).withCap(new QpCap(4, RECVS_PER_QP, 1, 1, 0))
                     .exposing(exposed).onInit(qp -> {
                         int k = indexOfQpn.size();
                         indexOfQpn.put(qp.qpNum(), k);
