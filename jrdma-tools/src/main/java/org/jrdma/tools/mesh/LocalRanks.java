@@ -47,8 +47,10 @@ final class LocalRanks {
         ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().name("mesh-rank-", 0).factory());
         List<Future<MeshResult>> futures = new ArrayList<>();
         try (RendezvousStore store = RendezvousStores.open(base.store(), base.options())) {
-            for (int r : ranks) {
-                MeshConfig one = base.asRank(r);
+            String[] devices = base.device() == null ? new String[] {null} : base.device().split(",");
+            for (int i = 0; i < ranks.length; i++) {
+                int r = ranks[i];
+                MeshConfig one = base.asRank(r).onDevice(devices[i % devices.length]);
                 futures.add(threads.submit(() -> new MeshRun(one, notices, store, lastMeasures).run()));
             }
             List<MeshResult> results = new ArrayList<>();

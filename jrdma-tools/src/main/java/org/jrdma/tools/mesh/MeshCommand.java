@@ -50,7 +50,8 @@ public final class MeshCommand implements Callable<Integer> {
 
     @Option(names = "--ranks", paramLabel = "LIST",
             description = "Instead of --rank: run these ranks in this process, each on a thread (0-63, 0,2,4-7), through one"
-                    + " store connection; prints a line per rank and a summary of set-up time, store traffic and heap.")
+                    + " store connection; -d may then list devices, used in turn; prints a line per rank and a summary of"
+                    + " set-up time, store traffic and heap.")
     String ranks;
 
     @Option(names = "--size", required = true, paramLabel = "N", description = "The number of ranks.")
@@ -111,6 +112,9 @@ public final class MeshCommand implements Callable<Integer> {
             throw ExitCodes.usage(spec, "give --rank I (one rank) or --ranks LIST (several in this process)");
         }
         int[] local = ranks == null ? new int[] {rank} : parseRanks(ranks);
+        if (ranks == null && device.name() != null && device.name().contains(",")) {
+            throw ExitCodes.usage(spec, "-d takes a list of devices with --ranks only (rank i of the list on device i mod its length)");
+        }
         MeshConfig config = config(local[0]);
         PrintWriter out = spec.commandLine().getOut();
         if (ranks == null) {

@@ -24,6 +24,11 @@ record MeshConfig(URI store, RendezvousSpec spec, StoreOptions options, String d
         return spec.size();
     }
 
+    /** The same run on another device (null: the first). */
+    MeshConfig onDevice(String name) {
+        return new MeshConfig(store, spec, options, name, gidIndex, slot, qpTimeout);
+    }
+
     /** The same run as another rank. */
     MeshConfig asRank(int rank) {
         return new MeshConfig(store, new RendezvousSpec(spec.job(), rank, spec.size(), spec.timeout()), options, device, gidIndex,
