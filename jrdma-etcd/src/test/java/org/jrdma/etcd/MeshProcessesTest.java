@@ -93,6 +93,7 @@ class MeshProcessesTest {
 
         Rank(Process p) {
             process = p;
+            // a thread of its own: the common pool may have one thread, and these block on a pipe
             output = CompletableFuture.supplyAsync(() -> {
                 StringBuilder all = new StringBuilder();
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -107,7 +108,7 @@ class MeshProcessesTest {
                 }
                 joined.complete("(ended: " + all + ")");
                 return all.toString();
-            });
+            }, r -> Thread.ofPlatform().daemon().name("rank-output").start(r));
         }
 
         /** Exit code, once it has ended (fails the test if it has not within the wait). */
