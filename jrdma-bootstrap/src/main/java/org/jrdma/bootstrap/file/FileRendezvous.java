@@ -79,8 +79,16 @@ final class FileRendezvous implements Rendezvous {
             if (!Files.exists(run.resolve("sealed"))) {
                 try {
                     Files.createFile(run.resolve("member").resolve(Integer.toString(spec.rank())));
-                    epoch = current;
-                    return;
+                    requests += 2;
+                    // Sealed between the check and the slot: the earlier life of this rank sealed the
+                    // run and closed (deleting its slot) in that window. Its values for this rank are
+                    // all there, so staying would read the old run's: move on like any sealed run.
+                    if (!Files.exists(run.resolve("sealed"))) {
+                        // an earlier life of this rank that closed here left a tombstone: this one is back
+                        Files.deleteIfExists(run.resolve("left").resolve(Integer.toString(spec.rank())));
+                        epoch = current;
+                        return;
+                    }
                 } catch (FileAlreadyExistsException taken) {
                     // a restart of this rank, or a rerun before the earlier run was sealed
                 } catch (NoSuchFileException pruned) {
