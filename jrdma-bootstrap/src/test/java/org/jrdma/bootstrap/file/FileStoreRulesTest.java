@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jrdma.bootstrap.ConnInfo;
 import org.jrdma.bootstrap.PerftestKeyCodec;
+import org.jrdma.bootstrap.rendezvous.MalformedEntryException;
 import org.jrdma.bootstrap.rendezvous.MissingRanksException;
 import org.jrdma.bootstrap.rendezvous.Rendezvous;
 import org.jrdma.bootstrap.rendezvous.RendezvousSpec;
@@ -25,6 +26,7 @@ import org.jrdma.bootstrap.rendezvous.RendezvousStore;
 import org.jrdma.bootstrap.rendezvous.RendezvousStores;
 import org.jrdma.bootstrap.rendezvous.StoreOptions;
 import org.jrdma.bootstrap.rendezvous.StoreTraffic;
+import org.jrdma.bootstrap.rendezvous.StoreUnavailableException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -181,6 +183,31 @@ class FileStoreRulesTest {
         assertThat(again.await()).isEqualTo(Map.of(0, FileStoreTest.info(1, 0, 1)));
         assertThat(zero.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo(Map.of(1, FileStoreTest.info(1, 1, 0)));
         again.close();
+    }
+
+    @Test
+    void aRunMadeByHandWithoutSlotsIsAMalformedEntryNotALoop() throws Exception {
+        Files.createDirectories(dir.resolve("odd/1/info"));
+        RendezvousSpec spec = new RendezvousSpec("odd", 0, 2, Duration.ofSeconds(2));
+        assertThatThrownBy(() -> store.join(spec)).isInstanceOfSatisfying(MalformedEntryException.class,
+                e -> assertThat(e.key()).isEqualTo(dir.resolve("odd/1/member").toString()));
+    }
+
+    @Test
+    void closingTheStoreFailsTheRendezvousWaitingThroughIt() throws Exception {
+        RendezvousStore other = RendezvousStores.open(dir.toUri(), StoreOptions.DEFAULTS);
+        Rendezvous zero = other.join(new RendezvousSpec("shut", 0, 2, LONG));
+        zero.publish(forPeers(0, 2));
+        Future<Map<Integer, ConnInfo>> waiting = ranks.submit(zero::await);
+        FileStoreTest.awaitFile(dir.resolve("shut/1/info/1/0"));
+        other.close();
+        // well within the 60 s deadline: the store's close is noticed, not waited out
+        assertThatThrownBy(() -> waiting.get(20, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(StoreUnavailableException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> other.join(new RendezvousSpec("shut", 1, 2, LONG)))
+                .isInstanceOf(IllegalStateException.class);
+        other.close();
+        zero.close();
     }
 
     @Test
