@@ -22,6 +22,7 @@ import org.jrdma.bootstrap.PerftestKeyCodec;
 import org.jrdma.bootstrap.rendezvous.MalformedEntryException;
 import org.jrdma.bootstrap.rendezvous.MissingRanksException;
 import org.jrdma.bootstrap.rendezvous.Rendezvous;
+import org.jrdma.bootstrap.rendezvous.RendezvousException;
 import org.jrdma.bootstrap.rendezvous.RendezvousSpec;
 import org.jrdma.bootstrap.rendezvous.StoreTraffic;
 import org.jrdma.bootstrap.rendezvous.StoreUnavailableException;
@@ -69,6 +70,12 @@ final class FileRendezvous implements Rendezvous {
     /** Takes this rank's slot in the current run, or in a new one when that is sealed or has it. */
     private void takeSlot() throws IOException {
         while (true) {
+            if (System.nanoTime() - deadline > 0) {
+                // each turn claims a newer run, so this is only reached when something else keeps
+                // claiming (or removing) runs faster than this rank can join one
+                throw new RendezvousException("job " + spec.job() + ": rank " + spec.rank() + " found no run to join in "
+                        + jobDir + " before the deadline (" + spec.timeout() + ")");
+            }
             long current = currentEpoch();
             if (current == 0) {
                 claim(1);
@@ -79,11 +86,24 @@ final class FileRendezvous implements Rendezvous {
             if (!Files.exists(run.resolve("sealed"))) {
                 try {
                     Files.createFile(run.resolve("member").resolve(Integer.toString(spec.rank())));
-                    epoch = current;
-                    return;
+                    requests += 2;
+                    // Sealed between the check and the slot: the earlier life of this rank sealed the
+                    // run and closed (deleting its slot) in that window. Its values for this rank are
+                    // all there, so staying would read the old run's: move on like any sealed run.
+                    if (!Files.exists(run.resolve("sealed"))) {
+                        // an earlier life of this rank that closed here left a tombstone: this one is back
+                        Files.deleteIfExists(run.resolve("left").resolve(Integer.toString(spec.rank())));
+                        epoch = current;
+                        return;
+                    }
                 } catch (FileAlreadyExistsException taken) {
                     // a restart of this rank, or a rerun before the earlier run was sealed
                 } catch (NoSuchFileException pruned) {
+                    if (Files.isDirectory(run)) {
+                        // not pruned, and no run this store claims lacks member/: made by hand
+                        throw new MalformedEntryException(run.resolve("member").toString(),
+                                "run " + current + " has no member directory", pruned);
+                    }
                     continue; // the run was removed under us: a newer one exists
                 }
             }
@@ -280,6 +300,9 @@ final class FileRendezvous implements Rendezvous {
                     }
                     (gone.get(r) ? departed : never).add(r);
                 }
+                if (store.isClosed()) {
+                    throw new IOException("the store was closed while this rank waited");
+                }
                 long left = deadline - System.nanoTime();
                 if (!departed.isEmpty() || left <= 0) {
                     seal(); // given up: a rerun of the job id starts a new run
@@ -389,6 +412,9 @@ final class FileRendezvous implements Rendezvous {
             throw new IllegalStateException("the rendezvous is closed");
         }
         try {
+            if (store.isClosed()) {
+                throw new IOException("the store is closed");
+            }
             return step.run();
         } catch (IOException e) {
             throw new StoreUnavailableException(store.address(), doing + " as rank " + spec.rank() + " of job " + spec.job(), e);

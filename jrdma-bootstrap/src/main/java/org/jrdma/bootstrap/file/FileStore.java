@@ -1,6 +1,7 @@
 package org.jrdma.bootstrap.file;
 
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jrdma.bootstrap.rendezvous.Rendezvous;
 import org.jrdma.bootstrap.rendezvous.RendezvousSpec;
 import org.jrdma.bootstrap.rendezvous.RendezvousStore;
@@ -25,6 +26,7 @@ import org.jrdma.bootstrap.rendezvous.RendezvousStore;
  */
 final class FileStore implements RendezvousStore {
     private final Path dir;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     FileStore(Path dir) {
         this.dir = dir;
@@ -37,11 +39,19 @@ final class FileStore implements RendezvousStore {
 
     @Override
     public Rendezvous join(RendezvousSpec spec) {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + address() + " is closed");
+        }
         return FileRendezvous.join(this, dir.resolve(spec.job()), spec);
     }
 
     @Override
     public void close() {
-        // nothing is held open between calls
+        // nothing is held open between calls; the flag is what fails the rendezvous still open
+        closed.set(true);
+    }
+
+    boolean isClosed() {
+        return closed.get();
     }
 }
