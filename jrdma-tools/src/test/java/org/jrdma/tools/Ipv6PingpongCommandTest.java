@@ -62,7 +62,7 @@ class Ipv6PingpongCommandTest {
     void aPerfClientWithNoServerNamesTheIpv6AddressInBrackets(boolean rdmaCm) throws Exception {
         int port = FreeLoopback.tcpPort();
         List<String> args = new ArrayList<>(List.of("perf", "write_bw", "-d", DEVICE, "-p", String.valueOf(port), "--timeout-ms",
-                "300", "::1"));
+                "3000", "::1")); // long enough that the first refusal (with -R a CM REQ and its REJ) comes before it, under load too
         if (rdmaCm) {
             args.add("-R");
         }
