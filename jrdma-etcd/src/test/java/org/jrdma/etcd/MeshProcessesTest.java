@@ -130,9 +130,13 @@ class MeshProcessesTest {
         }
     }
 
-    /** Waits, by a watch from a read's revision, until run {@code epoch} of the job has {@code count} members. */
+    /** Waits until run {@code epoch} of the job has {@code count} members. */
     private void awaitMembers(String job, long epoch, int count) throws Exception {
-        String prefix = "/jrdma/" + job + "/" + epoch + "/member/";
+        awaitKeys("/jrdma/" + job + "/" + epoch + "/member/", count);
+    }
+
+    /** Waits, by a watch from a read's revision, until {@code count} keys are under {@code prefix}. */
+    private void awaitKeys(String prefix, int count) throws Exception {
         ByteSequence key = ByteSequence.from(prefix, StandardCharsets.UTF_8);
         try (Client c = Client.builder().endpoints(etcd.url()).build()) {
             GetResponse now = c.getKVClient().get(key, GetOption.builder().isPrefix(true).build()).get(30, TimeUnit.SECONDS);
@@ -241,7 +245,7 @@ class MeshProcessesTest {
             ranks.add(mesh(job, r, 3, "--timeout-ms", "600000", "--lease-ttl-ms", "3000", "--request-timeout-ms", "8000"));
         }
         awaitMembers(job, 1, 2);   // both joined and waiting for rank 2, which never comes
-        etcd.stop();
+        etcd.stop();               // SIGKILL: the connections close, the lease's keep-alive stream fails
         long stopped = System.nanoTime();
         for (Rank r : ranks) {
             assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
@@ -251,6 +255,33 @@ class MeshProcessesTest {
         // silent for a keep-alive period (1 s), jetcd's tick and slack (1 s) and a request (8 s):
         // about 10 s, against a deadline 10 minutes away
         assertThat(secondsSince(stopped)).as("seconds from the stop to the last exit").isLessThan(8 + LEASE_MARGIN_SECONDS);
+    }
+
+    @Test
+    void aFrozenEtcdIsTakenForDeadByTheRanksOwnDeadlines() throws Exception {
+        etcd = EtcdServer.start();
+        String job = job();
+        List<Rank> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            ranks.add(mesh(job, r, 3, "--timeout-ms", "600000", "--lease-ttl-ms", "3000", "--request-timeout-ms", "8000"));
+        }
+        // both have published for their two peers (info/<to>/<from>): they are waiting for rank 2
+        // now, and no request of theirs is on the way (etcd answered the txns before it told our watch)
+        awaitKeys("/jrdma/" + job + "/1/info/", 4);
+        // SIGSTOP: the connections stay open and nothing ever errors; only the keep-alives'
+        // silence tells a rank that the store is gone
+        etcd.freeze();
+        long frozen = System.nanoTime();
+        for (Rank r : ranks) {
+            assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
+            // jetcd gives the lease up once a TTL passes without an answer (3 s); the rank's own
+            // check of the keep-alives' silence (1 + 1 + 8 s) is the backstop
+            assertThat(r.out()).contains("jrdma mesh: error: store " + etcd.endpoint() + " did not answer while")
+                    .containsPattern("keeping rank \\d's lease alive: .*lease \\p{XDigit}+ of rank \\d expired|no keep-alive answer for");
+            assertThat(r.out().lines().filter(l -> l.startsWith("jrdma mesh: error:")).count()).as(r.out()).isOne();
+        }
+        // at most the silence of 1 + 1 + 8 s, found at the next poll (at most 8 s on)
+        assertThat(secondsSince(frozen)).as("seconds from the freeze to the last exit").isLessThan(16 + LEASE_MARGIN_SECONDS);
     }
 
     @Test
