@@ -265,8 +265,8 @@ class MeshProcessesTest {
         for (int r = 0; r < 2; r++) {
             ranks.add(mesh(job, r, 3, "--timeout-ms", "600000", "--lease-ttl-ms", "3000", "--request-timeout-ms", "8000"));
         }
-        // both have published for their two peers (info/<to>/<from>): they are waiting for rank 2
-        // now, and no request of theirs is on the way (etcd answered the txns before it told our watch)
+        // both have published for their two peers (info/<to>/<from>): they are reading and
+        // watching for rank 2's info now
         awaitKeys("/jrdma/" + job + "/1/info/", 4);
         // SIGSTOP: the connections stay open and nothing ever errors; only the keep-alives'
         // silence tells a rank that the store is gone
@@ -274,13 +274,12 @@ class MeshProcessesTest {
         long frozen = System.nanoTime();
         for (Rank r : ranks) {
             assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
-            // jetcd gives the lease up once a TTL passes without an answer (3 s); the rank's own
-            // check of the keep-alives' silence (1 + 1 + 8 s) is the backstop
-            assertThat(r.out()).contains("jrdma mesh: error: store " + etcd.endpoint() + " did not answer while")
-                    .containsPattern("keeping rank \\d's lease alive: .*lease \\p{XDigit}+ of rank \\d expired|no keep-alive answer for");
+            // whichever notices first: a read that gets no answer (8 s), jetcd giving the lease up
+            // a TTL (3 s) without one, or the rank's own check of the keep-alives' silence (1 + 1 + 8 s)
+            assertThat(r.out()).contains("jrdma mesh: error: store " + etcd.endpoint() + " did not answer while");
             assertThat(r.out().lines().filter(l -> l.startsWith("jrdma mesh: error:")).count()).as(r.out()).isOne();
         }
-        // at most the silence of 1 + 1 + 8 s, found at the next poll (at most 8 s on)
+        // at most the silence of 1 + 1 + 8 s, found at the next poll (at most 8 s on): not the deadline
         assertThat(secondsSince(frozen)).as("seconds from the freeze to the last exit").isLessThan(16 + LEASE_MARGIN_SECONDS);
     }
 
