@@ -244,6 +244,39 @@ public final class EtcdServer implements AutoCloseable {
     }
 
     /**
+     * Freezes etcd (SIGSTOP) with its connections open: a store that hangs rather than one that
+     * crashed, so that clients hear no error and only their own deadlines can tell. {@link #stop()}
+     * and {@link #close()} still end it.
+     *
+     * @throws Exception if the signal cannot be sent
+     */
+    public void freeze() throws Exception {
+        signal("-STOP");
+    }
+
+    /**
+     * Lets a frozen etcd run again (SIGCONT).
+     *
+     * @throws Exception if the signal cannot be sent
+     */
+    public void thaw() throws Exception {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws Exception {
+        Process p = process;
+        if (p == null) {
+            throw new IllegalStateException("etcd is not running");
+        }
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(p.pid())).redirectErrorStream(true).start();
+        if (!kill.waitFor(START_DEADLINE.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+            kill.destroyForcibly();
+            throw new IllegalStateException("kill " + signal + " " + p.pid() + " failed: "
+                    + new String(kill.getInputStream().readAllBytes(), UTF_8));
+        }
+    }
+
+    /**
      * Stops etcd if it runs and starts it again on the same ports and data.
      *
      * @throws IOException if it does not come back

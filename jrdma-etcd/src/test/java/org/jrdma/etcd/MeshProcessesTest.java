@@ -60,11 +60,20 @@ class MeshProcessesTest {
         return p;
     }
 
+    /**
+     * A request deadline for the tests that do not test it: a child JVM's first request also loads
+     * and starts gRPC, and eight of them at once on two busy cores took more than the default 5 s.
+     */
+    private static final String SLOW_MACHINE_REQUEST_MS = "30000";
+
     /** Rank {@code rank} of {@code jrdma mesh}, on a device "m" at a free 127.88.x.y. */
     private Rank mesh(String job, int rank, int size, String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("mesh", "--store", etcd.endpoint(), "--job", job, "--rank",
                 Integer.toString(rank), "--size", Integer.toString(size), "-s", "256", "-d", "m"));
         args.addAll(List.of(more));
+        if (!args.contains("--request-timeout-ms")) {
+            args.addAll(List.of("--request-timeout-ms", SLOW_MACHINE_REQUEST_MS));
+        }
         return new Rank(jvm("org.jrdma.tools.Main", args, "m=" + freeAddress()));
     }
 
@@ -122,9 +131,13 @@ class MeshProcessesTest {
         }
     }
 
-    /** Waits, by a watch from a read's revision, until run {@code epoch} of the job has {@code count} members. */
+    /** Waits until run {@code epoch} of the job has {@code count} members. */
     private void awaitMembers(String job, long epoch, int count) throws Exception {
-        String prefix = "/jrdma/" + job + "/" + epoch + "/member/";
+        awaitKeys("/jrdma/" + job + "/" + epoch + "/member/", count);
+    }
+
+    /** Waits, by a watch from a read's revision, until {@code count} keys are under {@code prefix}. */
+    private void awaitKeys(String prefix, int count) throws Exception {
         ByteSequence key = ByteSequence.from(prefix, StandardCharsets.UTF_8);
         try (Client c = Client.builder().endpoints(etcd.url()).build()) {
             GetResponse now = c.getKVClient().get(key, GetOption.builder().isPrefix(true).build()).get(30, TimeUnit.SECONDS);
@@ -145,6 +158,16 @@ class MeshProcessesTest {
                 enough.get(WAIT_SECONDS, TimeUnit.SECONDS);
             }
         }
+    }
+
+    /**
+     * What a failure may take beyond its lease or request timeout before the test calls it late:
+     * JVM start-up and scheduling on a loaded two-core machine, still far from the 10-minute deadlines.
+     */
+    private static final long LEASE_MARGIN_SECONDS = 40;
+
+    private static long secondsSince(long nanos) {
+        return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - nanos);
     }
 
     private static String job() {
@@ -172,7 +195,8 @@ class MeshProcessesTest {
     void aRankKilledMidSetupIsNamedByTheOthersWellBeforeTheDeadline() throws Exception {
         etcd = EtcdServer.start();
         String job = job();
-        Rank three = new Rank(jvm(HangingRank.class.getName(), List.of(etcd.endpoint(), job, "3", "4", "2000"), null));
+        Rank three = new Rank(jvm(HangingRank.class.getName(),
+                List.of(etcd.endpoint(), job, "3", "4", "2000", SLOW_MACHINE_REQUEST_MS), null));
         assertThat(three.joined.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("joined epoch 1");
         List<Rank> others = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
@@ -180,18 +204,21 @@ class MeshProcessesTest {
         }
         awaitMembers(job, 1, 4);
         three.process.destroyForcibly(); // SIGKILL: no close, its lease runs out
+        long killed = System.nanoTime();
         for (Rank r : others) {
             // the deadline is 10 minutes away: a lease of 2 s names rank 3 long before
             assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
             assertThat(r.out()).contains("jrdma mesh: error: job " + job + " epoch 1: rank 3 left or died (lease gone)");
         }
+        assertThat(secondsSince(killed)).as("seconds from the kill to the last exit").isLessThan(LEASE_MARGIN_SECONDS);
     }
 
     @Test
     void aRankRestartedUnderTheSameJobIdMovesEveryoneToANewEpoch() throws Exception {
         etcd = EtcdServer.start();
         String job = job();
-        Rank first = new Rank(jvm(HangingRank.class.getName(), List.of(etcd.endpoint(), job, "3", "4", "30000"), null));
+        Rank first = new Rank(jvm(HangingRank.class.getName(),
+                List.of(etcd.endpoint(), job, "3", "4", "30000", SLOW_MACHINE_REQUEST_MS), null));
         assertThat(first.joined.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("joined epoch 1");
         List<Rank> ranks = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
@@ -216,14 +243,65 @@ class MeshProcessesTest {
         String job = job();
         List<Rank> ranks = new ArrayList<>();
         for (int r = 0; r < 2; r++) {
-            ranks.add(mesh(job, r, 3, "--timeout-ms", "600000", "--lease-ttl-ms", "3000", "--request-timeout-ms", "2000"));
+            ranks.add(mesh(job, r, 3, "--timeout-ms", "600000", "--lease-ttl-ms", "3000", "--request-timeout-ms", "8000"));
         }
         awaitMembers(job, 1, 2);   // both joined and waiting for rank 2, which never comes
-        etcd.stop();
+        etcd.stop();               // SIGKILL: the connections close, the lease's keep-alive stream fails
+        long stopped = System.nanoTime();
         for (Rank r : ranks) {
             assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
             assertThat(r.out()).contains("jrdma mesh: error: store " + etcd.endpoint() + " did not answer while");
+            assertThat(r.out().lines().filter(l -> l.startsWith("jrdma mesh: error:")).count()).as(r.out()).isOne();
         }
+        // silent for a keep-alive period (1 s), jetcd's tick and slack (1 s) and a request (8 s):
+        // about 10 s, against a deadline 10 minutes away
+        assertThat(secondsSince(stopped)).as("seconds from the stop to the last exit").isLessThan(8 + LEASE_MARGIN_SECONDS);
+    }
+
+    @Test
+    void aFrozenEtcdIsTakenForDeadByTheRanksOwnDeadlines() throws Exception {
+        etcd = EtcdServer.start();
+        String job = job();
+        List<Rank> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            ranks.add(mesh(job, r, 3, "--timeout-ms", "600000", "--lease-ttl-ms", "3000", "--request-timeout-ms", "8000"));
+        }
+        // both have published for their two peers (info/<to>/<from>): they are reading and
+        // watching for rank 2's info now
+        awaitKeys("/jrdma/" + job + "/1/info/", 4);
+        // SIGSTOP: the connections stay open and nothing ever errors; only the keep-alives'
+        // silence tells a rank that the store is gone
+        etcd.freeze();
+        long frozen = System.nanoTime();
+        for (Rank r : ranks) {
+            assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
+            // whichever notices first: a read that gets no answer (8 s), jetcd giving the lease up
+            // a TTL (3 s) without one, or the rank's own check of the keep-alives' silence (1 + 1 + 8 s)
+            assertThat(r.out()).contains("jrdma mesh: error: store " + etcd.endpoint() + " did not answer while");
+            assertThat(r.out().lines().filter(l -> l.startsWith("jrdma mesh: error:")).count()).as(r.out()).isOne();
+        }
+        // at most the silence of 1 + 1 + 8 s, found at the next poll (at most 8 s on): not the deadline
+        assertThat(secondsSince(frozen)).as("seconds from the freeze to the last exit").isLessThan(16 + LEASE_MARGIN_SECONDS);
+    }
+
+    @Test
+    void etcdDownBeforeTheRanksStartEndsThemAfterOneRequestTimeout() throws Exception {
+        etcd = EtcdServer.start();
+        String endpoint = etcd.endpoint();
+        etcd.stop();
+        String job = job();
+        long started = System.nanoTime();
+        List<Rank> ranks = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            ranks.add(mesh(job, r, 2, "--timeout-ms", "600000", "--request-timeout-ms", "3000"));
+        }
+        for (Rank r : ranks) {
+            assertThat(r.exit(WAIT_SECONDS)).as(r.out()).isEqualTo(1);
+            assertThat(r.out()).contains("jrdma mesh: error: store " + endpoint + " did not answer while connecting");
+            assertThat(r.out().lines().filter(l -> l.startsWith("jrdma mesh: error:")).count()).as(r.out()).isOne();
+        }
+        // a JVM's start and one 3 s request, not the rendezvous deadline
+        assertThat(secondsSince(started)).as("seconds from the start to the last exit").isLessThan(3 + LEASE_MARGIN_SECONDS);
     }
 
     @Test
