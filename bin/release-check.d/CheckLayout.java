@@ -225,15 +225,7 @@ public final class CheckLayout {
             if (src.getEntry("module-info.java") == null) {
                 problem(sources.getFileName() + " has no module-info.java");
             }
-            for (String pkg : md.packages()) {
-                String dir = pkg.replace('.', '/') + "/";
-                if (src.stream().noneMatch(e -> e.getName().startsWith(dir) && e.getName().endsWith(".java"))) {
-                    problem(sources.getFileName() + " has no sources of package " + pkg);
-                }
-            }
-            if (doc.getEntry("index.html") == null) {
-                problem(javadoc.getFileName() + " has no index.html");
-            }
+            sourcesAndIndex(md, src, sources, doc, javadoc);
             for (ModuleDescriptor.Exports e : md.exports()) {
                 String page = md.name() + "/" + e.source().replace('.', '/') + "/package-summary.html";
                 if (doc.getEntry(page) == null) {
@@ -243,6 +235,19 @@ public final class CheckLayout {
             if (doc.getEntry(md.name() + "/module-summary.html") == null) {
                 problem(javadoc.getFileName() + " has no module page for " + md.name());
             }
+        }
+    }
+
+    /** Every package of the jar has sources, and the javadoc jar has its index (explicit and automatic modules alike). */
+    private void sourcesAndIndex(ModuleDescriptor md, ZipFile src, Path sources, ZipFile doc, Path javadoc) {
+        for (String pkg : md.packages()) {
+            String dir = pkg.replace('.', '/') + "/";
+            if (src.stream().noneMatch(e -> e.getName().startsWith(dir) && e.getName().endsWith(".java"))) {
+                problem(sources.getFileName() + " has no sources of package " + pkg);
+            }
+        }
+        if (doc.getEntry("index.html") == null) {
+            problem(javadoc.getFileName() + " has no index.html");
         }
     }
 
@@ -258,15 +263,7 @@ public final class CheckLayout {
             if (!md.name().equals(j.getManifest().getMainAttributes().getValue("Automatic-Module-Name"))) {
                 problem(jar.getFileName() + " has no Automatic-Module-Name " + md.name());
             }
-            for (String pkg : md.packages()) {
-                String dir = pkg.replace('.', '/') + "/";
-                if (src.stream().noneMatch(e -> e.getName().startsWith(dir) && e.getName().endsWith(".java"))) {
-                    problem(sources.getFileName() + " has no sources of package " + pkg);
-                }
-            }
-            if (doc.getEntry("index.html") == null) {
-                problem(javadoc.getFileName() + " has no index.html");
-            }
+            sourcesAndIndex(md, src, sources, doc, javadoc);
         }
     }
 
