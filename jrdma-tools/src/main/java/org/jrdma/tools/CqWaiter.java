@@ -1,4 +1,4 @@
-package org.jrdma.tools.perf;
+package org.jrdma.tools;
 
 import java.time.Duration;
 import org.jrdma.verbs.CompletionChannel;
@@ -9,10 +9,10 @@ import org.jrdma.verbs.VerbsException;
 /**
  * What a measuring loop does when a pass found nothing to do: busy-poll (perftest's default;
  * polling a soft CQ also drives the soft engine), or with {@code -e} sleep on the completion
- * channel. Arming comes first and the loop polls again before sleeping, since a completion that
+ * channel (and jrdma mesh, always on the channel). Arming comes first and the loop polls again before sleeping, since a completion that
  * landed before the CQ was armed raises no event.
  */
-final class CqWaiter {
+public final class CqWaiter {
     private final CompletionChannel channel;
     private final CompletionQueue sendCq;
     private final CompletionQueue recvCq;
@@ -20,14 +20,14 @@ final class CqWaiter {
     private static final Duration MAX_WAIT = Duration.ofSeconds(1);
     private static final long MAX_WAIT_NANOS = MAX_WAIT.toNanos();
 
-    CqWaiter(CompletionChannel channel, CompletionQueue sendCq, CompletionQueue recvCq) {
+    public CqWaiter(CompletionChannel channel, CompletionQueue sendCq, CompletionQueue recvCq) {
         this.channel = channel;
         this.sendCq = sendCq;
         this.recvCq = recvCq;
     }
 
     /** Called after a pass that did no work; returns when the caller should poll again. */
-    void idle(long deadlineNanos) {
+    public void idle(long deadlineNanos) {
         if (channel == null) {
             Thread.onSpinWait();
             return;

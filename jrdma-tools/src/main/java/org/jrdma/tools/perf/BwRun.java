@@ -3,6 +3,7 @@ package org.jrdma.tools.perf;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import org.jrdma.tools.CqWaiter;
 import org.jrdma.tools.Progress;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.QpType;

@@ -10,6 +10,7 @@ import org.jrdma.bootstrap.MalformedMessageException;
 import org.jrdma.bootstrap.PeerClosedException;
 import org.jrdma.bootstrap.tcp.Link;
 import org.jrdma.cm.CmId;
+import org.jrdma.tools.CqWaiter;
 import org.jrdma.verbs.AccessFlags;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;

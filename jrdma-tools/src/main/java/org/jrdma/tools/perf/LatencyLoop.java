@@ -1,6 +1,7 @@
 package org.jrdma.tools.perf;
 
 import org.jrdma.bootstrap.KeyMessage;
+import org.jrdma.tools.CqWaiter;
 import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.SendFlags;
 import org.jrdma.verbs.SendWorkRequest;
