@@ -98,8 +98,7 @@ final class LocalRanks {
             sb.append(String.format(Locale.ROOT, "rank %d: epoch %d, set-up %.1f ms, %d of %d peers verified, store %d requests%n",
                     ranks[i], r.epoch(), setups[i] / 1e6, ok - 1, base.size() - 1, r.traffic().requests()));
             if (r.matrix() != null && base.size() <= 64) {
-                sb.append(MeshReport.text(base, r).lines().dropWhile(l -> !l.startsWith("matrix"))
-                        .reduce((a, b) -> a + "\n" + b).orElse("")).append('\n');
+                sb.append(MeshReport.matrix(base, r)).append('\n');
             }
         }
         Arrays.sort(setups);

@@ -22,17 +22,7 @@ final class MeshReport {
         sb.append(String.format(Locale.ROOT, "  verified  %d of %d peers' WRITEs of %d bytes into this rank%n",
                 ok - 1, c.size() - 1, c.slot()));
         if (r.matrix() != null) {
-            sb.append("matrix (row: the writer, column: the rank that checked its WRITE; + verified, X failed):").append('\n');
-            for (int from = 0; from < c.size(); from++) {
-                sb.append(String.format(Locale.ROOT, "  %5d  ", from));
-                for (int to = 0; to < c.size(); to++) {
-                    sb.append(from == to ? '-' : r.matrix()[to][from] ? '+' : 'X');
-                }
-                sb.append('\n');
-            }
-            int pairs = c.size() * (c.size() - 1);
-            sb.append(String.format(Locale.ROOT, "mesh: %s: %d of %d ordered pairs verified", r.verified() ? "ok" : "FAILED",
-                    verifiedPairs(r.matrix()), pairs));
+            sb.append(matrix(c, r));
         } else {
             sb.append("mesh: ").append(r.verified() ? "ok" : "FAILED").append(" (rank 0 prints the matrix)");
         }
@@ -53,15 +43,31 @@ final class MeshReport {
             // one string per writer; character j is '+' when rank j found that writer's WRITE intact
             j.beginArray("matrix");
             for (int from = 0; from < c.size(); from++) {
-                StringBuilder row = new StringBuilder();
-                for (int to = 0; to < c.size(); to++) {
-                    row.append(from == to ? '-' : r.matrix()[to][from] ? '+' : 'X');
-                }
-                j.element(row.toString());
+                j.element(row(r.matrix(), from));
             }
             j.endArray();
         }
         return j.field("verified", r.verified()).end().toString();
+    }
+
+    /** Rank 0's matrix and its verdict line: what text() ends with, and LocalRanks prints for rank 0. */
+    static String matrix(MeshConfig c, MeshResult r) {
+        StringBuilder sb = new StringBuilder("matrix (row: the writer, column: the rank that checked its WRITE; + verified, X failed):\n");
+        for (int from = 0; from < c.size(); from++) {
+            sb.append(String.format(Locale.ROOT, "  %5d  ", from)).append(row(r.matrix(), from)).append('\n');
+        }
+        int pairs = c.size() * (c.size() - 1);
+        return sb.append(String.format(Locale.ROOT, "mesh: %s: %d of %d ordered pairs verified", r.verified() ? "ok" : "FAILED",
+                verifiedPairs(r.matrix()), pairs)).toString();
+    }
+
+    /** One writer's row: character j is '+' when rank j found its WRITE intact, '-' for itself. */
+    private static String row(boolean[][] matrix, int from) {
+        StringBuilder row = new StringBuilder(matrix.length);
+        for (int to = 0; to < matrix.length; to++) {
+            row.append(from == to ? '-' : matrix[to][from] ? '+' : 'X');
+        }
+        return row.toString();
     }
 
     private static int count(boolean[] row) {
