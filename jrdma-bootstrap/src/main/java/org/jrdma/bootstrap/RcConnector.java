@@ -85,7 +85,7 @@ public final class RcConnector {
     }
 
     private static RcConnection connectAuthenticated(ProtectionDomain pd, Exchange exchange, RcOptions o, ConnectListener listener) {
-        QueuePair qp = pd.createQp(new QpInitAttr().qpType(o.qpType()).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
+        QueuePair qp = createQp(pd, o);
         AddressHandle udAh = null;
         try {
             Gid gid = pd.context().queryGid(o.port(), o.gidIndex());
@@ -157,6 +157,11 @@ public final class RcConnector {
         default ConnInfo exchange(ConnInfo local, ExchangeListener listener) {
             return exchange(local, listener, peer -> { });
         }
+    }
+
+    /** A QP of the options' type, CQs and capacities (RcMesh makes one per peer the same way). */
+    static QueuePair createQp(ProtectionDomain pd, RcOptions o) {
+        return pd.createQp(new QpInitAttr().qpType(o.qpType()).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
     }
 
     private static AhAttr addressVector(RcOptions o, ConnInfo remote) {

@@ -9,7 +9,6 @@ import java.util.TreeMap;
 import org.jrdma.bootstrap.rendezvous.Rendezvous;
 import org.jrdma.verbs.Gid;
 import org.jrdma.verbs.ProtectionDomain;
-import org.jrdma.verbs.QpInitAttr;
 import org.jrdma.verbs.QpType;
 import org.jrdma.verbs.QueuePair;
 
@@ -84,7 +83,7 @@ public final class RcMesh implements AutoCloseable {
                 if (peer == rank) {
                     continue;
                 }
-                QueuePair qp = pd.createQp(new QpInitAttr().qpType(QpType.RC).sendCq(o.sendCq()).recvCq(o.recvCq()).cap(o.cap()));
+                QueuePair qp = RcConnector.createQp(pd, o);   // RC: checked above
                 made.add(qp);
                 qps.put(peer, qp);
                 locals.put(peer, new ConnInfo(0, qp.qpNum(), RcConnector.initialPsn(), gid, exposed));

@@ -345,21 +345,16 @@ final class FileRendezvous implements Rendezvous {
 
     private ConnInfo read(Path file) throws IOException {
         requests++;
-        byte[] value;
         try {
-            value = PeerFileReader.readIfPresent(file, CODEC);
+            byte[] value = PeerFileReader.readIfPresent(file, CODEC);
+            if (value != null) {
+                bytesReceived += value.length;
+                return CODEC.decode(value);
+            }
         } catch (BootstrapException e) {
             throw new MalformedEntryException(file.toString(), e.getMessage(), e);
         }
-        if (value == null) {
-            throw new MalformedEntryException(file.toString(), "it was removed while being read", null);
-        }
-        bytesReceived += value.length;
-        try {
-            return CODEC.decode(value);
-        } catch (BootstrapException e) {
-            throw new MalformedEntryException(file.toString(), e.getMessage(), e);
-        }
+        throw new MalformedEntryException(file.toString(), "it was removed while being read", null);
     }
 
     private void seal() throws IOException {
