@@ -42,6 +42,7 @@ public final class CheckLayout {
             "jrdma-verbs", "org.jrdma.verbs",
             "jrdma-soft", "org.jrdma.soft",
             "jrdma-native", "org.jrdma.ibv",
+            "jrdma-shm", "org.jrdma.shm",
             "jrdma-bootstrap", "org.jrdma.bootstrap",
             "jrdma-cm", "org.jrdma.cm",
             "jrdma-testkit", "org.jrdma.testkit",
