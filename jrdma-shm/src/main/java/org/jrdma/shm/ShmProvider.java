@@ -8,6 +8,7 @@ import org.jrdma.verbs.spi.Provider;
 public final class ShmProvider implements Provider {
     /** The provider's name, as {@code JRDMA_PROVIDER=shm} names it. */
     public static final String NAME = "shm";
+    private static final Device DEVICE = new ShmDevice();
 
     /** Creates the provider (ServiceLoader does). */
     public ShmProvider() {
@@ -19,7 +20,19 @@ public final class ShmProvider implements Provider {
     }
 
     @Override
+    public boolean isAvailable() {
+        return unavailabilityCause() == null;
+    }
+
+    @Override
+    public String unavailabilityCause() {
+        String os = System.getProperty("os.name", "");
+        return os.startsWith("Linux") ? null
+                : "the shm provider needs Linux (memfd, /proc/<pid>/fd, futex); this is " + os;
+    }
+
+    @Override
     public List<Device> devices() {
-        return List.of();
+        return isAvailable() ? List.of(DEVICE) : List.of();
     }
 }

@@ -68,6 +68,27 @@ public interface Context extends AutoCloseable {
     }
 
     /** ibv_close_device: releases everything created from this context. */
+    /**
+     * Allocates memory for registration, of the kind this device moves best, owned by
+     * {@code arena} (closing the arena frees it; register it with
+     * {@link ProtectionDomain#registerMemory(java.lang.foreign.MemorySegment, int, java.lang.foreign.Arena)}
+     * and the same arena so that it is deregistered first). The shm provider returns a shared
+     * mapping another process can map, so a peer's WRITE, READ or atomic reaches it with one
+     * copy and no system call; the soft and native providers return
+     * {@code arena.allocate(byteSize, 4096)}, page-aligned ordinary memory. Memory from anywhere
+     * else can still be registered on every provider.
+     *
+     * @param byteSize the size in bytes, at least 1
+     * @param arena the arena whose closing frees the memory
+     * @return page-aligned memory of {@code byteSize} bytes, zeroed
+     */
+    default java.lang.foreign.MemorySegment allocateMemory(long byteSize, java.lang.foreign.Arena arena) {
+        if (byteSize <= 0) {
+            throw new VerbsException(Errno.EINVAL, "allocate: size " + byteSize + " must be positive");
+        }
+        return arena.allocate(byteSize, 4096);
+    }
+
     @Override
     void close();
 }
