@@ -27,12 +27,22 @@ final class PerfBuffer implements AutoCloseable {
 
     /** The buffer for messages up to {@code maxSize} bytes on {@code qps} QPs; ENOMEM, in words, when the host has not that much. */
     static PerfBuffer allocate(int maxSize, boolean ud, int qps) {
+        return allocate(null, maxSize, ud, qps);
+    }
+
+    /** As {@link #allocate(int, boolean, int)}, in the memory {@code ctx} moves best (null: ordinary memory). */
+    static PerfBuffer allocate(org.jrdma.verbs.Context ctx, int maxSize, boolean ud, int qps) {
         BufferLayout layout = new BufferLayout(maxSize, ud, qps);
         Arena arena = Arena.ofShared();
         try {
-            return new PerfBuffer(layout, arena.allocate(layout.totalBytes(), BufferLayout.PAGE), arena);
-        } catch (OutOfMemoryError e) {
+            // the device's own memory where it has one (shm: a mapping the peer process reaches directly)
+            return new PerfBuffer(layout, ctx == null ? arena.allocate(layout.totalBytes(), BufferLayout.PAGE)
+                    : ctx.allocateMemory(layout.totalBytes(), arena), arena);
+        } catch (OutOfMemoryError | VerbsException e) {
             arena.close();
+            if (e instanceof VerbsException v && v.errno() != Errno.ENOMEM) {
+                throw v;
+            }
             throw new VerbsException(Errno.ENOMEM, String.format(Locale.ROOT, "cannot allocate the %.1f MiB buffer (--qp %d × 3"
                     + " regions of %.1f MiB, for messages up to %d bytes): %s; give fewer QPs or a smaller --size",
                     layout.totalBytes() / 1048576.0, qps, layout.regionBytes / 1048576.0, maxSize, e.getMessage()));

@@ -87,7 +87,7 @@ final class PerfSession implements AutoCloseable {
             int recvDepth = c.verb() == Verb.SEND ? c.rxDepth() : 1;
             LocalLimits.check(ctx, device.name(), c, attr, port, mine, sendDepth, recvDepth); // before any network activity
             // the path MTU is at most ours, and a UD size only shrinks to it: the largest message is known now
-            memory = PerfBuffer.allocate(c.maxSize(mine), c.connection() == QpType.UD, c.qps());
+            memory = PerfBuffer.allocate(ctx, c.maxSize(mine), c.connection() == QpType.UD, c.qps());
             if (c.cqModFromPostList()) {
                 out.println(Banner.RESULT_LINE);
                 out.println(Banner.POST_LIST_CQ_MOD);

@@ -125,8 +125,8 @@ public final class RcEndpoint implements AutoCloseable, ConnectListener {
         this.grh = config.receiveBytes() - config.size();
         this.slotBytes = Math.max(1, config.receiveBytes());
         this.slots = Math.min(config.rxDepth(), EndpointConfig.RX_DEPTH);
-        this.sendBuf = arena.allocate(Math.max(1, config.size()), 64);
-        this.recvBuf = arena.allocate((long) slotBytes * slots, 64);
+        this.sendBuf = ctx.allocateMemory(Math.max(1, config.size()), arena);
+        this.recvBuf = ctx.allocateMemory((long) slotBytes * slots, arena);
         this.sendMr = pd.registerMemory(sendBuf, AccessFlags.LOCAL_WRITE, arena);
         this.recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE, arena);
         boolean server = salt == SERVER_SALT;
