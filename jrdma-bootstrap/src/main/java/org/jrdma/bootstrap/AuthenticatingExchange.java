@@ -32,5 +32,16 @@ public interface AuthenticatingExchange extends Exchange {
         /** Closes the channel; idempotent. */
         @Override
         void close();
+
+        /**
+         * The peer's address as the channel has it, known once authenticated: a server that
+         * picks its device by where the client is (the tools' auto and shm) asks it before it
+         * opens one.
+         *
+         * @return the peer's address, or null when the channel cannot say
+         */
+        default java.net.InetAddress peerAddress() {
+            return null;
+        }
     }
 }

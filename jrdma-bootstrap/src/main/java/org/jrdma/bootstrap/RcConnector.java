@@ -184,8 +184,13 @@ public final class RcConnector {
                 .timeout(o.timeout()).retryCnt(o.retryCnt()).rnrRetry(o.rnrRetry()).maxRdAtomic(o.maxRdAtomic());
     }
 
-    /** RC and UC: INIT → RTR → RTS with the peer's info (a UD QP is there already). */
+    /**
+     * RC and UC: INIT → RTR → RTS with the peer's info (a UD QP is there already). Every
+     * transport first checks that both sides are on shm or neither is: the QP takes nothing from
+     * a peer it cannot reach (ProviderMismatchException).
+     */
     static void toRts(QueuePair qp, RcOptions o, ConnInfo local, ConnInfo remote, ConnectListener listener) {
+        ProviderMismatchException.check(local.gid(), remote.gid());
         if (o.qpType() == QpType.UD) {
             return;
         }

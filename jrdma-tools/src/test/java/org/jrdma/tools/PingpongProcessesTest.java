@@ -20,8 +20,10 @@ class PingpongProcessesTest {
     @Test
     void serverAndClientProcessesPingPongWithNoDeviceFlags() throws Exception {
         int port = FreeLoopback.tcpPort();
-        Process server = start("pingpong", "-c", "-p", String.valueOf(port), "-n", "200", "-s", "1500");
-        Process client = start("pingpong", "-c", "-p", String.valueOf(port), "-n", "200", "-s", "1500", "127.0.0.1");
+        // soft's default device, whose counters are read below: in auto a peer on this host gets shm's
+        Process server = start("pingpong", "--provider", "soft", "-c", "-p", String.valueOf(port), "-n", "200", "-s", "1500");
+        Process client = start("pingpong", "--provider", "soft", "-c", "-p", String.valueOf(port), "-n", "200", "-s", "1500",
+                "127.0.0.1");
         try {
             assertThat(client.waitFor(120, TimeUnit.SECONDS)).as("client finished").isTrue();
             assertThat(server.waitFor(60, TimeUnit.SECONDS)).as("server finished").isTrue();

@@ -1,6 +1,7 @@
 package org.jrdma.verbs;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -10,16 +11,18 @@ import java.util.stream.Collectors;
 import org.jrdma.verbs.spi.Provider;
 
 /**
- * Whose devices {@link Verbs} offers: {@code JRDMA_PROVIDER=auto|soft|native}, or the system
+ * Whose devices {@link Verbs} offers: {@code JRDMA_PROVIDER=auto|soft|native|shm}, or the system
  * property {@code jrdma.provider}, which wins (as {@code jrdma.soft.devices} does for
  * {@code JRDMA_SOFT_DEVICES}; the tools' {@code --provider} sets it).
  * <ul>
  * <li>{@code auto}, the default: the native provider's devices when it is available and has
- * any, else the others' (soft's) — so a program written on soft runs unchanged on a NIC, and
- * a machine without one keeps working; {@link Choice#nativeNotInUse()} says why native was
- * passed over.
- * <li>{@code soft} or {@code native}: that provider's devices only; a provider that is missing
- * or unavailable fails typed (ENODEV) with its reason, never falls back to the other.
+ * any, else the others' — soft's first and shm's last, whatever the class path's order, so
+ * the first device (no {@code -d}) stays soft's — so a program written on soft runs unchanged on a
+ * NIC, and a machine without one keeps working; {@link Choice#nativeNotInUse()} says why native
+ * was passed over. {@link Choice#deviceFor(String, boolean)} picks shm's device instead for a peer
+ * on this host.
+ * <li>{@code soft}, {@code native} or {@code shm}: that provider's devices only; a provider that
+ * is missing or unavailable fails typed (ENODEV) with its reason, never falls back to another.
  * </ul>
  * A provider whose {@code devices()} (or availability check) throws does not take the others
  * down: auto passes over it and says why, and only when no provider asked could answer does the
@@ -34,20 +37,25 @@ public final class ProviderChoice {
     public static final String SOFT = "soft";
     /** The native provider's {@link Provider#name()}. */
     public static final String NATIVE = "native";
+    /** The shared-memory provider's {@link Provider#name()} (jrdma-shm: processes on one host). */
+    public static final String SHM = "shm";
 
-    /** The three settings. */
+    /** The four settings. */
     public enum Mode {
         /** Native's devices when it has any, else the other providers'. */
         AUTO,
         /** The soft provider's devices only. */
         SOFT,
         /** The native provider's devices only. */
-        NATIVE;
+        NATIVE,
+        /** The shared-memory provider's devices only. */
+        SHM;
 
         /**
          * Parses a setting.
          *
-         * @param text  {@code auto}, {@code soft} or {@code native} (any case, surrounding blanks ignored)
+         * @param text  {@code auto}, {@code soft}, {@code native} or {@code shm} (any case, surrounding blanks
+         *              ignored)
          * @param where the setting's name, for the error ({@code JRDMA_PROVIDER} or {@code jrdma.provider})
          * @return the mode
          * @throws VerbsException EINVAL for any other text
@@ -58,10 +66,10 @@ public final class ProviderChoice {
                     return m;
                 }
             }
-            throw new VerbsException(Errno.EINVAL, where + "=" + text + ": unknown provider; use auto, soft or native");
+            throw new VerbsException(Errno.EINVAL, where + "=" + text + ": unknown provider; use auto, soft, native or shm");
         }
 
-        /** {@return the setting's text: {@code auto}, {@code soft} or {@code native}} */
+        /** {@return the setting's text: {@code auto}, {@code soft}, {@code native} or {@code shm}} */
         public String text() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -120,6 +128,37 @@ public final class ProviderChoice {
                     + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"));
         }
 
+        /**
+         * The device for a connection whose peer may be on this host: shm's when {@code name} is
+         * null, the peer is on this host, shm offers a device and no device offered is native's —
+         * which, of the settings, only auto can give (soft and native offer no shm device, shm
+         * offers nothing else) — and otherwise exactly {@link #device(String)}. A NIC stays the
+         * default for a local peer too: its loopback is what a program on it is measured on.
+         *
+         * @param name            a device name, or null for the choice's default
+         * @param peerOnThisHost  whether the peer is known to be a process on this host
+         * @return that device
+         * @throws VerbsException ENODEV as {@link #device(String)}
+         */
+        public Device deviceFor(String name, boolean peerOnThisHost) {
+            Device shm = name == null && peerOnThisHost ? localDevice() : null;
+            return shm != null ? shm : device(name);
+        }
+
+        /** shm's first device when there is one and no native device beside it; else null. */
+        private Device localDevice() {
+            Device shm = null;
+            for (Device d : devices) {
+                if (NATIVE.equals(d.provider())) {
+                    return null;
+                }
+                if (shm == null && SHM.equals(d.provider())) {
+                    shm = d;
+                }
+            }
+            return shm;
+        }
+
         /** {@return {@code native: not in use: …}, or null when native's devices are the ones offered} */
         public String nativeLine() {
             return nativeNotInUse == null ? null : NATIVE + ": not in use: " + nativeNotInUse;
@@ -164,7 +203,7 @@ public final class ProviderChoice {
      * The setting of this process (property, else environment, else auto) over the providers on the class path.
      *
      * @return the choice, not yet made
-     * @throws VerbsException EINVAL for a setting other than auto, soft or native
+     * @throws VerbsException EINVAL for a setting other than auto, soft, native or shm
      */
     public static ProviderChoice fromEnvironment() {
         String where = PROPERTY;
@@ -228,6 +267,7 @@ public final class ProviderChoice {
     public Choice choose() {
         return switch (mode) {
             case SOFT -> new Choice(only(SOFT).devices(), setting, List.of());
+            case SHM -> new Choice(only(SHM).devices(), setting, List.of());
             case NATIVE -> new Choice(nativeDevices(), null, List.of());
             case AUTO -> auto();
         };
@@ -253,9 +293,7 @@ public final class ProviderChoice {
                 } else {
                     List<Device> devices = nat.devices();
                     if (!devices.isEmpty()) { // -d soft_lo on a host with a NIC must say where soft_lo went
-                        String leftOut = named(SOFT) == null ? null : "auto offers native's devices while there are any;"
-                                + " for soft's, JRDMA_PROVIDER=soft (a tool's --provider soft)";
-                        return new Choice(devices, null, List.of(), leftOut);
+                        return new Choice(devices, null, List.of(), leftOut());
                     }
                     whyNot = "the native provider found no RDMA device";
                 }
@@ -267,10 +305,7 @@ public final class ProviderChoice {
         List<String> failures = new ArrayList<>();
         RuntimeException first = null;
         int asked = 0;
-        for (Provider p : providers) {
-            if (p == nat) {
-                continue;
-            }
+        for (Provider p : others(nat)) {
             asked++;
             try {
                 devices.addAll(p.devices());
@@ -285,17 +320,55 @@ public final class ProviderChoice {
         return new Choice(devices, whyNot, failures);
     }
 
+    /**
+     * The providers but {@code nat}: soft's first, shm's last, any other between in class-path
+     * order — the first device offered is the default one, and it must not depend on the order
+     * of jars.
+     */
+    private List<Provider> others(Provider nat) {
+        List<Provider> others = new ArrayList<>();
+        for (Provider p : providers) {
+            if (p != nat) {
+                others.add(p);
+            }
+        }
+        others.sort(Comparator.comparingInt(p -> SOFT.equals(p.name()) ? 0 : SHM.equals(p.name()) ? 2 : 1));
+        return others;
+    }
+
+    /** Where -d soft_lo or shm0 went on a host with a NIC (null when neither is on the class path). */
+    private String leftOut() {
+        List<String> ways = new ArrayList<>();
+        for (String name : List.of(SOFT, SHM)) {
+            if (named(name) != null) {
+                ways.add("for " + name + "'s, JRDMA_PROVIDER=" + name + " (a tool's --provider " + name + ")");
+            }
+        }
+        return ways.isEmpty() ? null : "auto offers native's devices while there are any; " + String.join("; ", ways);
+    }
+
     /** The provider of that name, available: ENODEV naming why not otherwise. */
     private Provider only(String name) {
         Provider p = named(name);
         if (p == null) {
             throw new VerbsException(Errno.ENODEV, missing(name) + " (" + setting + "; add jrdma-" + name
-                    + " to the class path, or choose " + (name.equals(SOFT) ? "auto or native" : "auto or soft") + ")");
+                    + " to the class path, or choose " + otherModes(name) + ")");
         }
         if (!p.isAvailable()) {
             throw new VerbsException(Errno.ENODEV, cause(p));
         }
         return p;
+    }
+
+    /** The settings but {@code name}'s, as {@code auto, soft or native}. */
+    private static String otherModes(String name) {
+        List<String> others = new ArrayList<>();
+        for (Mode m : Mode.values()) {
+            if (!m.text().equals(name)) {
+                others.add(m.text());
+            }
+        }
+        return String.join(", ", others.subList(0, others.size() - 1)) + " or " + others.getLast();
     }
 
     /** Its unavailabilityCause(), never null: a null would read as "native is in use". */

@@ -4,14 +4,14 @@ import java.util.List;
 
 /**
  * Entry point: ibv_get_device_list over the providers on the class path, as
- * {@link ProviderChoice} ({@code JRDMA_PROVIDER=auto|soft|native}) picks them.
+ * {@link ProviderChoice} ({@code JRDMA_PROVIDER=auto|soft|native|shm}) picks them.
  */
 public final class Verbs {
     private Verbs() {
     }
 
     /**
-     * The devices of the chosen provider (auto: native's when there are any, else soft's).
+     * The devices of the chosen provider (auto: native's when there are any, else soft's, then shm's).
      *
      * @return the devices, possibly empty
      * @throws VerbsException EINVAL for a bad provider setting; ENODEV when the provider asked for is missing

@@ -9,7 +9,7 @@ import org.jrdma.verbs.ProviderChoice.Mode;
 import org.jrdma.verbs.spi.Provider;
 import org.junit.jupiter.api.Test;
 
-/** {@code JRDMA_PROVIDER=auto|soft|native} over providers made here, without a service file. */
+/** {@code JRDMA_PROVIDER=auto|soft|native|shm} over providers made here, without a service file. */
 class ProviderChoiceTest {
     private static final String NO_LIBRARY = "libibverbs.so.1 not found: install rdma-core's libibverbs1";
 
@@ -17,6 +17,7 @@ class ProviderChoiceTest {
     private final Provider nic = provider("native", () -> List.of(device("mlx5_0", "native")), null);
     private final Provider noLibrary = provider("native", () -> List.of(), NO_LIBRARY);
     private final Provider noDevice = provider("native", () -> List.of(), null);
+    private final Provider shm = provider("shm", () -> List.of(device("shm0", "shm")), null);
     private final Provider broken = provider("native", () -> {
         throw new IllegalStateException("ibv_get_device_list: EPERM");
     }, null);
@@ -121,10 +122,77 @@ class ProviderChoiceTest {
     }
 
     @Test
-    void anUnknownSettingNamesTheThree() {
+    void anUnknownSettingNamesTheFour() {
         assertThatThrownBy(() -> Mode.parse("ibverbs", "JRDMA_PROVIDER")).isInstanceOf(VerbsException.class)
-                .hasMessage("JRDMA_PROVIDER=ibverbs: unknown provider; use auto, soft or native (EINVAL)");
+                .hasMessage("JRDMA_PROVIDER=ibverbs: unknown provider; use auto, soft, native or shm (EINVAL)");
         assertThat(Mode.parse(" Native ", "JRDMA_PROVIDER")).isEqualTo(Mode.NATIVE);
+        assertThat(Mode.parse("SHM", "JRDMA_PROVIDER")).isEqualTo(Mode.SHM);
+        assertThat(Mode.SHM.text()).isEqualTo(ProviderChoice.SHM);
+    }
+
+    @Test
+    void shmOffersShmOnlyAndNamesTheSetting() {
+        ProviderChoice.Choice c = choice(Mode.SHM, "JRDMA_PROVIDER=shm", soft, nic, shm).choose();
+        assertThat(c.devices()).extracting(Device::name).containsExactly("shm0");
+        assertThat(c.device(null).name()).isEqualTo("shm0");
+        assertThat(c.deviceFor(null, false).name()).isEqualTo("shm0");
+        assertThat(c.nativeLine()).isEqualTo("native: not in use: JRDMA_PROVIDER=shm");
+    }
+
+    @Test
+    void shmWithoutTheModuleOrUnavailableFailsAsSoftAndNativeDo() {
+        assertThatThrownBy(() -> choice(Mode.SHM, "--provider=shm", soft, nic).choose())
+                .isInstanceOf(VerbsException.class)
+                .hasMessage("no provider named shm on the class path (--provider=shm; add jrdma-shm to the class path,"
+                        + " or choose auto, soft or native) (ENODEV)");
+        Provider notLinux = provider("shm", List::of, "shm: needs Linux");
+        assertThatThrownBy(() -> choice(Mode.SHM, "JRDMA_PROVIDER=shm", soft, notLinux).choose())
+                .isInstanceOf(VerbsException.class).hasMessage("shm: needs Linux (ENODEV)");
+        assertThatThrownBy(() -> choice(Mode.SOFT, "JRDMA_PROVIDER=soft", shm).choose())
+                .hasMessageContaining("add jrdma-soft to the class path, or choose auto, native or shm)");
+    }
+
+    @Test
+    void autoOffersSoftFirstAndShmLastWhateverTheClassPathOrder() {
+        Provider other = provider("other", () -> List.of(device("other0", "other")), null);
+        for (List<Provider> order : List.of(List.of(shm, other, soft), List.of(soft, shm, other), List.of(other, shm, soft, noLibrary))) {
+            ProviderChoice.Choice c = new ProviderChoice(Mode.AUTO, null, order).choose();
+            assertThat(c.devices()).as("%s", order).extracting(Device::name).containsExactly("soft_lo", "other0", "shm0");
+            assertThat(c.device(null).name()).isEqualTo("soft_lo");
+        }
+    }
+
+    @Test
+    void autoWithANicLeavesShmOutAndSaysHowToGetIt() {
+        ProviderChoice.Choice c = choice(Mode.AUTO, null, shm, soft, nic).choose();
+        assertThat(c.devices()).extracting(Device::name).containsExactly("mlx5_0");
+        assertThat(c.leftOut()).isEqualTo("auto offers native's devices while there are any;"
+                + " for soft's, JRDMA_PROVIDER=soft (a tool's --provider soft); for shm's, JRDMA_PROVIDER=shm (a tool's --provider shm)");
+        assertThat(c.deviceFor(null, true).name()).as("a NIC stays the default for a local peer").isEqualTo("mlx5_0");
+    }
+
+    @Test
+    void deviceForALocalPeerInAutoIsShmsDevice() {
+        ProviderChoice.Choice c = choice(Mode.AUTO, null, shm, soft).choose();
+        assertThat(c.deviceFor(null, true).name()).isEqualTo("shm0");
+        assertThat(c.deviceFor(null, false).name()).isEqualTo("soft_lo");
+        // a name is taken as given, local peer or not
+        assertThat(c.deviceFor("soft_lo", true).name()).isEqualTo("soft_lo");
+        assertThat(c.deviceFor("shm0", false).name()).isEqualTo("shm0");
+        assertThatThrownBy(() -> c.deviceFor("mlx5_0", true)).isInstanceOf(VerbsException.class)
+                .hasMessageStartingWith("no RDMA device named 'mlx5_0'; devices: soft_lo, shm0");
+    }
+
+    @Test
+    void deviceForWithoutShmIsDevice() {
+        assertThat(choice(Mode.AUTO, null, soft).choose().deviceFor(null, true).name()).isEqualTo("soft_lo");
+        assertThat(choice(Mode.SOFT, "JRDMA_PROVIDER=soft", soft, shm).choose().deviceFor(null, true).name())
+                .isEqualTo("soft_lo");
+        assertThat(choice(Mode.NATIVE, "JRDMA_PROVIDER=native", nic, shm).choose().deviceFor(null, true).name())
+                .isEqualTo("mlx5_0");
+        ProviderChoice.Choice none = choice(Mode.AUTO, null, noLibrary).choose();
+        assertThatThrownBy(() -> none.deviceFor(null, true)).isInstanceOf(VerbsException.class)
+                .hasMessageContaining("no RDMA devices found");
     }
 
     @Test

@@ -39,9 +39,18 @@ class VerbsTest {
     }
 
     @Test
-    void anUnknownSettingFailsNamingTheThree() {
+    void anUnknownSettingFailsNamingTheFour() {
         System.setProperty(ProviderChoice.PROPERTY, "rxe");
         assertThatThrownBy(() -> Verbs.device("x")).isInstanceOf(VerbsException.class)
-                .hasMessageContaining("jrdma.provider=rxe: unknown provider; use auto, soft or native");
+                .hasMessageContaining("jrdma.provider=rxe: unknown provider; use auto, soft, native or shm");
+    }
+
+    @Test
+    void shmWithoutTheModuleFailsNamingTheMissingProvider() {
+        System.setProperty(ProviderChoice.PROPERTY, "shm");
+        assertThatThrownBy(() -> Verbs.device(null)).isInstanceOf(VerbsException.class)
+                .hasMessageContaining("no provider named shm on the class path (")
+                .hasMessageContaining("(jrdma.provider=shm; add jrdma-shm to the class path, or choose auto, soft or native)")
+                .extracting(e -> ((VerbsException) e).errno()).isEqualTo(Errno.ENODEV);
     }
 }

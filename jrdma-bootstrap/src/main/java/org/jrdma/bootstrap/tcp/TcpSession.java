@@ -44,6 +44,11 @@ final class TcpSession implements AuthenticatingExchange.Session {
     }
 
     @Override
+    public java.net.InetAddress peerAddress() {
+        return link.peerInetAddress();
+    }
+
+    @Override
     public ConnInfo exchange(ConnInfo local, ExchangeListener listener, Consumer<ConnInfo> beforeReply) {
         if (used) {
             throw new IllegalStateException("a session is good for one exchange");

@@ -13,12 +13,22 @@ import picocli.CommandLine.Option;
  * property back afterwards.
  */
 public final class ProviderOption {
-    @Option(names = "--provider", paramLabel = "auto|soft|native", scope = CommandLine.ScopeType.INHERIT,
+    @Option(names = "--provider", paramLabel = "auto|soft|native|shm", scope = CommandLine.ScopeType.INHERIT,
             converter = ProviderMode.class,
-            description = "Whose devices to use: auto (native's when there are any, else soft's), soft or native;"
+            completionCandidates = ProviderOption.Modes.class,
+            description = "Whose devices to use: auto (native's when there are any, else soft's; shm's for a peer on this"
+                    + " host when there is no NIC and no -d), soft, native or shm (processes on one host);"
                     + " overrides JRDMA_PROVIDER for this run (default: JRDMA_PROVIDER, else auto).")
     void provider(ProviderChoice.Mode mode) {
         System.setProperty(ProviderChoice.PROPERTY, mode.text());
+    }
+
+    /** The settings, for shell completion: every {@link ProviderChoice.Mode}'s text. */
+    static final class Modes implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(ProviderChoice.Mode.values()).map(ProviderChoice.Mode::text).iterator();
+        }
     }
 
     /** {@code --provider}'s value; a wrong one is a usage error of the tool it was given to. */
@@ -28,7 +38,7 @@ public final class ProviderOption {
             try {
                 return ProviderChoice.Mode.parse(value, "--provider");
             } catch (VerbsException e) {
-                throw new CommandLine.TypeConversionException("unknown provider '" + value + "'; use auto, soft or native");
+                throw new CommandLine.TypeConversionException("unknown provider '" + value + "'; use auto, soft, native or shm");
             }
         }
     }

@@ -43,6 +43,11 @@ final class PerfChannel implements PerfPipe {
         return new PerfChannel(MessageChannel.connectTo(host, port, timeout, ExchangeListener.retrying(notices)));
     }
 
+    /** {@return the peer's address, as the socket has it; null when it cannot say} */
+    java.net.InetAddress peerAddress() {
+        return channel.peerInetAddress();
+    }
+
     /** Writes all of {@code bytes} before the deadline; the first write() normally carries the whole message. */
     @Override
     public void write(byte[] bytes, Duration timeout, String what) {

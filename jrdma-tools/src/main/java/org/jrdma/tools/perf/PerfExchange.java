@@ -59,6 +59,11 @@ final class PerfExchange implements AutoCloseable {
         return new PerfExchange(PerfChannel.connect(host, port, timeout, notices), true, timeout, runTimeout);
     }
 
+    /** {@return where the peer's TCP connection comes from; null over the connection manager or when unknown} */
+    java.net.InetAddress peerAddress() {
+        return channel instanceof PerfChannel tcp ? tcp.peerAddress() : null;
+    }
+
     /** perftest -R: the same conversation over a connected exchange QP ({@code gidIndex} goes in our key messages). */
     static PerfExchange overRdmaCm(CmPipe pipe, boolean client, int gidIndex, Duration timeout, Duration runTimeout) {
         return new PerfExchange(pipe, client, true, gidIndex, timeout, runTimeout);

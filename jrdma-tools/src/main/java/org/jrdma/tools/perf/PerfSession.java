@@ -4,13 +4,15 @@ import java.io.PrintWriter;
 import java.util.function.Consumer;
 import org.jrdma.bootstrap.KeyMessage;
 import org.jrdma.bootstrap.MalformedMessageException;
+import org.jrdma.bootstrap.ProviderMismatchException;
 import org.jrdma.bootstrap.tcp.HostName;
 import org.jrdma.verbs.Context;
 import org.jrdma.verbs.DeviceAttr;
 import org.jrdma.verbs.Mtu;
 import org.jrdma.verbs.PortAttr;
 import org.jrdma.verbs.QpType;
-import org.jrdma.verbs.Verbs;
+import org.jrdma.tools.options.PeerDevice;
+import org.jrdma.verbs.ProviderChoice;
 import org.jrdma.verbs.VerbsException;
 import org.jrdma.verbs.Errno;
 
@@ -66,9 +68,36 @@ final class PerfSession implements AutoCloseable {
         if (!asked.isServer()) {
             HostName.check(asked.host()); // a host with a port in it is refused before any device opens, -R or not
         }
-        var device = Verbs.device(asked.device());
-        Context ctx = device.open();
+        ProviderChoice.Choice choice = ProviderChoice.fromEnvironment().choose();
         PerfExchange exchange = null;
+        PeerDevice pick;
+        if (asked.cmExchange()) { // the connection manager binds an address, which no shm device has
+            pick = PeerDevice.without(choice, asked.device());
+        } else if (!asked.isServer()) {
+            pick = PeerDevice.forServerAt(choice, asked.device(), asked.host());
+        } else if (PeerDevice.dependsOnPeer(choice, asked.device())) {
+            // the device depends on where the client is: accept first (the client sees the same
+            // messages in the same order), then open it
+            out.println(Banner.WAITING);
+            out.flush();
+            exchange = PerfExchange.accept(asked.port(), asked.timeout(), runWait(asked));
+            pick = PeerDevice.forClientFrom(choice, asked.device(), exchange.peerAddress());
+        } else {
+            pick = PeerDevice.without(choice, asked.device());
+        }
+        if (pick.why() != null) {
+            notices.accept(pick.why());
+        }
+        var device = pick.device();
+        Context ctx;
+        try {
+            ctx = device.open();
+        } catch (RuntimeException e) {
+            if (exchange != null) {
+                exchange.close();
+            }
+            throw e;
+        }
         PerfResources res = null;
         RdmaCmLink link = null;
         PerfBuffer memory = null; // ours until a PerfResources takes it (failing or not)
@@ -96,7 +125,7 @@ final class PerfSession implements AutoCloseable {
                 out.println(Banner.WAITING);
                 out.flush();
             };
-            if (c.isServer() && !c.cmExchange()) {
+            if (c.isServer() && !c.cmExchange() && exchange == null) {
                 waiting.run();
             }
             if (c.cmExchange()) {
@@ -105,6 +134,8 @@ final class PerfSession implements AutoCloseable {
                 java.net.InetAddress source = ctx.queryGid(QpConnector.PORT, 0).toInetAddress();
                 link = RdmaCmLink.open(c, source, waiting, notices);
                 exchange = PerfExchange.overRdmaCm(link.pipe(), !c.isServer(), c.gidIndex(), c.timeout(), runWait(c));
+            } else if (exchange != null) {
+                // accepted before the device was chosen
             } else if (c.isServer()) {
                 exchange = PerfExchange.accept(c.port(), c.timeout(), runWait(c));
             } else {
@@ -166,6 +197,9 @@ final class PerfSession implements AutoCloseable {
                 peers[q] = exchange.keys(local[q], "QP " + q);
             }
             if (!c.rdmaCm()) { // with -R the connection manager took the QPs to RTR and RTS
+                for (int q = 0; q < c.qps(); q++) {
+                    ProviderMismatchException.check(local[q].gid(), peers[q].gid()); // an shm QP meets only shm QPs
+                }
                 res.connect(peers, mtu, c.gidIndex(), c.outReads(), c.verb().usesReadResources(), c.extras().sl(),
                         c.extras().qpTimeout());
             }

@@ -1,23 +1,27 @@
 package org.jrdma.tools.pingpong;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jrdma.bootstrap.AuthenticatingExchange;
 import org.jrdma.bootstrap.Exchange;
+import org.jrdma.bootstrap.ExchangeListener;
 import org.jrdma.bootstrap.tcp.TcpExchange;
 import org.jrdma.bootstrap.tcp.TcpOptions;
 import org.jrdma.bootstrap.tcp.TcpServerExchange;
 import org.jrdma.tools.ExitCodes;
 import org.jrdma.tools.Main;
+import org.jrdma.tools.options.PeerDevice;
 import org.jrdma.tools.options.PskOption;
 import org.jrdma.tools.options.TimeoutOption;
 import org.jrdma.tools.rc.EndpointConfig;
 import org.jrdma.tools.rc.RcFlags;
 import org.jrdma.tools.rc.RcEndpoint;
 import org.jrdma.verbs.Device;
+import org.jrdma.verbs.ProviderChoice;
 import org.jrdma.verbs.QpType;
-import org.jrdma.verbs.Verbs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -102,16 +106,52 @@ public final class PingpongCommand implements Callable<Integer> {
             throw rc.usage("--port 0 is for a server (it takes a free port and prints it); a client needs the server's port");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Device dev = Verbs.device(config.device());
+        ProviderChoice.Choice choice = ProviderChoice.fromEnvironment().choose();
+        // a server whose device depends on where its client is opens it after the accept
+        boolean afterAccept = server && PeerDevice.dependsOnPeer(choice, config.device());
+        PeerDevice dev = server ? PeerDevice.without(choice, config.device())
+                : PeerDevice.forServerAt(choice, config.device(), host);
         Exchange exchange = exchange(server, config.timeout(), out);
         try {
-            run(server, dev, config, exchange, out);
+            if (afterAccept) {
+                Exchange accepted = acceptFirst(exchange);
+                dev = PeerDevice.forClientFrom(choice, config.device(), peerOf(accepted));
+                exchange = accepted;
+            }
+            if (dev.why() != null) {
+                Main.notices(spec).accept(dev.why());
+            }
+            run(server, dev.device(), config, exchange, out);
         } finally {
             if (exchange instanceof AutoCloseable listening) {
                 listening.close(); // a server that failed before its exchange stops listening
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * The accept (and with a key, the authentication) before the device is opened, the
+     * exchange then going on on that connection: what a client sees is the same messages in the
+     * same order, only the server's QP is made a little later.
+     */
+    private static Exchange acceptFirst(Exchange exchange) {
+        return switch (exchange) {
+            case PingpongServerExchange s -> {
+                s.acceptPeer();
+                yield s;
+            }
+            case TcpServerExchange s -> s.authenticate(ExchangeListener.NONE);
+            default -> exchange;
+        };
+    }
+
+    private static InetAddress peerOf(Exchange accepted) {
+        return switch (accepted) {
+            case PingpongServerExchange s -> s.acceptedPeer();
+            case AuthenticatingExchange.Session s -> s.peerAddress();
+            default -> null;
+        };
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.jrdma.tools.pingpong;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
@@ -31,6 +32,10 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
     private final Duration timeout;
     private ServerSocketChannel serverSocket;
     private int boundPort = -1;
+    /** The client, when {@link #acceptPeer} took it before the exchange. */
+    private MessageChannel accepted;
+    /** Where that client connected from. */
+    private InetAddress peer;
 
     /** {@code timeout} bounds the accept and each read and write, as the bootstrap's TcpOptions do. */
     PingpongServerExchange(int port, Duration timeout) {
@@ -50,16 +55,38 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
         return boundPort;
     }
 
+    /**
+     * Accepts the client now, before any device is opened, and returns where it connected from:
+     * the server picks its device by it (auto: shm for a client on this host). The exchange then
+     * runs on this connection; the wire is the same, the client's message waits in the socket.
+     */
+    synchronized InetAddress acceptPeer() {
+        try (ServerSocketChannel server = takeListener()) {
+            accepted = MessageChannel.of(MessageChannel.acceptOne(server, timeout));
+        } catch (IOException e) {
+            throw new ExchangeIoException("close the listening socket", e);
+        }
+        peer = accepted.peerInetAddress();
+        return peer;
+    }
+
+    /** {@return where the client {@link #acceptPeer} took connected from; null before} */
+    synchronized InetAddress acceptedPeer() {
+        return peer;
+    }
+
     @Override
     public ConnInfo exchange(ConnInfo local, ExchangeListener listener, Consumer<ConnInfo> beforeReply) {
         PingpongTextCodec codec = PingpongTextCodec.INSTANCE;
-        MessageChannel channel = null;
+        MessageChannel channel = takeAccepted();
         try {
-            try (ServerSocketChannel server = takeListener()) { // one client, then nobody else may connect
-                listener.emit(Phase.LISTENING, "port " + boundPort);
-                channel = MessageChannel.of(MessageChannel.acceptOne(server, timeout));
-            } catch (IOException e) {
-                throw new ExchangeIoException("close the listening socket", e);
+            if (channel == null) {
+                try (ServerSocketChannel server = takeListener()) { // one client, then nobody else may connect
+                    listener.emit(Phase.LISTENING, "port " + boundPort);
+                    channel = MessageChannel.of(MessageChannel.acceptOne(server, timeout));
+                } catch (IOException e) {
+                    throw new ExchangeIoException("close the listening socket", e);
+                }
             }
             listener.emit(Phase.CONNECTED, "");
             byte[] theirs = new byte[codec.size()];
@@ -86,11 +113,19 @@ final class PingpongServerExchange implements RcConnector.PeerFirstExchange, Aut
         return s;
     }
 
-    /** Stops listening if the exchange never ran. */
+    private synchronized MessageChannel takeAccepted() {
+        MessageChannel c = accepted;
+        accepted = null;
+        return c;
+    }
+
+    /** Stops listening, and drops a client accepted early, if the exchange never ran. */
     @Override
     public synchronized void close() {
         closeQuietly(serverSocket);
         serverSocket = null;
+        closeQuietly(accepted);
+        accepted = null;
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -75,4 +75,31 @@ class PingpongServerExchangeTest {
             assertThat(result.get(20, TimeUnit.SECONDS)).isEqualTo(CLIENT);
         }
     }
+
+    /**
+     * A server that picks its device by where the client is accepts before it opens one: the
+     * client's message, written at once as rdma-core's client does, waits in the socket, and the
+     * client sees the same exchange as ever.
+     */
+    @Test
+    void acceptingFirstKeepsTheWireAndSaysWhereTheClientIs() throws Exception {
+        try (PingpongServerExchange server = new PingpongServerExchange(0, Duration.ofSeconds(20))) {
+            int port = server.bind();
+            try (Socket c = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                c.setSoTimeout(20_000);
+                c.getOutputStream().write(PingpongTextCodec.INSTANCE.encode(CLIENT));
+                InetAddress peer = server.acceptPeer();
+                assertThat(peer.isLoopbackAddress()).as("%s", peer).isTrue();
+                assertThat(server.acceptedPeer()).isEqualTo(peer);
+                AtomicReference<ConnInfo> handedOver = new AtomicReference<>();
+                CompletableFuture<ConnInfo> result = CompletableFuture.supplyAsync(
+                        () -> server.exchange(SERVER, ExchangeListener.NONE, handedOver::set));
+                byte[] reply = c.getInputStream().readNBytes(PingpongTextCodec.SIZE);
+                assertThat(PingpongTextCodec.INSTANCE.decode(reply)).isEqualTo(SERVER);
+                c.getOutputStream().write(new byte[] {'d', 'o', 'n', 'e', 0});
+                assertThat(result.get(20, TimeUnit.SECONDS)).isEqualTo(CLIENT);
+                assertThat(handedOver.get()).isEqualTo(CLIENT);
+            }
+        }
+    }
 }
