@@ -9,6 +9,9 @@ module org.jrdma.tools {
     requires org.jrdma.cm;
     requires org.jrdma.soft;
     requires org.jrdma.ibv;
+    // no class of shm is used here: required so that the module path and a jlink image of the
+    // tools hold the shm provider (--provider shm) as they hold soft and native
+    requires org.jrdma.shm;
     requires info.picocli;
     // perf --report-alloc reads com.sun.management.ThreadMXBean's per-thread allocation
     requires jdk.management;

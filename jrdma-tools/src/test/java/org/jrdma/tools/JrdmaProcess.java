@@ -20,7 +20,7 @@ public final class JrdmaProcess {
         cmd.addAll(jvmOptions);
         if (Main.class.getModule().isNamed()) {
             // as ./jrdma runs it: the tools module and the modules it requires, from this JVM's module path
-            cmd.addAll(List.of("--enable-native-access=org.jrdma.verbs,org.jrdma.soft,org.jrdma.ibv",
+            cmd.addAll(List.of("--enable-native-access=org.jrdma.verbs,org.jrdma.soft,org.jrdma.ibv,org.jrdma.shm",
                     "--module-path", System.getProperty("jdk.module.path"), "--module", "org.jrdma.tools/" + Main.class.getName()));
         } else {
             cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));

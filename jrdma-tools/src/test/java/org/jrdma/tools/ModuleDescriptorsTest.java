@@ -34,7 +34,8 @@ class ModuleDescriptorsTest {
     void theToolsRunOnTheModulePath() {
         assertThat(Main.class.getModule().getName()).isEqualTo("org.jrdma.tools");
         assertThat(descriptor("org.jrdma.tools").requires().stream().map(ModuleDescriptor.Requires::name)
-                .collect(Collectors.toSet())).contains("org.jrdma.verbs", "org.jrdma.soft", "org.jrdma.ibv", "info.picocli");
+                .collect(Collectors.toSet())).contains("org.jrdma.verbs", "org.jrdma.soft", "org.jrdma.ibv", "org.jrdma.shm",
+                        "info.picocli");
     }
 
     @Test
@@ -58,6 +59,15 @@ class ModuleDescriptorsTest {
     }
 
     @Test
+    void theShmProviderExportsNothing() {
+        assertThat(exports("org.jrdma.shm")).isEmpty();
+        assertThat(descriptor("org.jrdma.shm").provides()).singleElement().satisfies(p -> {
+            assertThat(p.service()).isEqualTo(Provider.class.getName());
+            assertThat(p.providers()).containsExactly("org.jrdma.shm.ShmProvider");
+        });
+    }
+
+    @Test
     void theApiModulesExportTheirApi() {
         assertThat(exports("org.jrdma.verbs").keySet()).containsExactly("org.jrdma.verbs", "org.jrdma.verbs.jfr",
                 "org.jrdma.verbs.jmx", "org.jrdma.verbs.spi"); // the JFR events and the MXBean interfaces (README, Observability)
@@ -72,6 +82,6 @@ class ModuleDescriptorsTest {
     void theProvidersAreFoundAsModules() {
         ModuleDescriptorsTest.class.getModule().addUses(Provider.class); // the tools use verbs' lookup, not their own
         assertThat(java.util.ServiceLoader.load(Provider.class).stream()
-                .map(p -> p.type().getModule().getName())).contains("org.jrdma.soft", "org.jrdma.ibv");
+                .map(p -> p.type().getModule().getName())).contains("org.jrdma.soft", "org.jrdma.ibv", "org.jrdma.shm");
     }
 }
