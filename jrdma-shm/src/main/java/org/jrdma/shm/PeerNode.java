@@ -41,6 +41,7 @@ final class PeerNode {
     // A peer's memfd allocations, mapped on first access and kept while this view lives.
     private final Mapped[] mrMemory = new Mapped[Layout.MR_SLOTS];
     private final Map<Long, MemorySegment> allocations = new HashMap<>();
+    private volatile boolean cmaWarned;
 
     /** The view of this process's own node. */
     PeerNode(Node self) {
@@ -285,6 +286,23 @@ final class PeerNode {
     }
 
     // ---- registered memory ----
+
+    /**
+     * Says once per peer why a request to its ordinary (non-provider) memory failed: the kernel
+     * refused cross-memory attach, and what to do about it.
+     */
+    void cmaRefused(int errno) {
+        if (errno == 0 || cmaWarned) {
+            return;
+        }
+        cmaWarned = true;
+        System.getLogger(PeerNode.class.getName()).log(System.Logger.Level.WARNING,
+                "shm: process {0} registered memory that is not the provider''s, and this process may not reach it by"
+                        + " cross-memory attach (process_vm_writev: errno {1}{2}); its requests fail with REM_ACCESS_ERR."
+                        + " Register memory from Context.allocateMemory on both sides (a memfd the peer maps), or allow"
+                        + " ptrace between the two (same user; /proc/sys/kernel/yama/ptrace_scope 0, or CAP_SYS_PTRACE)",
+                pid, errno, errno == 1 ? " EPERM" : errno == 3 ? " ESRCH" : errno == 14 ? " EFAULT" : "");
+    }
 
     /** Outcomes of {@link #resolve}. */
     static final int OK = 0;

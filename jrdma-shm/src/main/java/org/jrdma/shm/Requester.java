@@ -138,6 +138,9 @@ final class Requester {
             while (done < len) {
                 long piece = Math.min(w.length[li] - lOff, len - done);
                 if (!remote.write(done, w.segment[li], w.offset[li] + lOff, piece)) {
+                    if (!remote.mapped()) {
+                        p.cmaRefused(remote.cmaErrno);
+                    }
                     ring.release(pos);
                     return responderError(w, p, rq, rcq, wrId, WcStatus.LOC_PROT_ERR, WcStatus.REM_OP_ERR,
                             AsyncEventType.QP_ACCESS_ERR);
@@ -256,6 +259,9 @@ final class Requester {
     }
 
     private int remoteAccessError(SendWqe w, PeerNode p, int rq) {
+        if (!remote.mapped()) {
+            p.cmaRefused(remote.cmaErrno);
+        }
         p.breakQp(rq, AsyncEventType.QP_ACCESS_ERR.value());
         return fail(w, WcStatus.REM_ACCESS_ERR, null);
     }

@@ -20,6 +20,8 @@ final class Target {
     long offset;
     long pid;
     long address;
+    /** The errno of the last cross-memory attach that failed (0 when the last failure was not one). */
+    int cmaErrno;
 
     void local(MemorySegment segment, long offset) {
         this.segment = segment;
@@ -46,7 +48,7 @@ final class Target {
                 MemorySegment.copy(src, srcOffset, segment, offset + at, length);
                 return true;
             }
-            return Cma.write(pid, src.asSlice(srcOffset, length), address + at) == length;
+            return cma(Cma.write(pid, src.asSlice(srcOffset, length), address + at), length);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
             return false;
         }
@@ -62,10 +64,15 @@ final class Target {
                 MemorySegment.copy(segment, offset + at, dst, dstOffset, length);
                 return true;
             }
-            return Cma.read(pid, address + at, dst.asSlice(dstOffset, length)) == length;
+            return cma(Cma.read(pid, address + at, dst.asSlice(dstOffset, length)), length);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
             return false;
         }
+    }
+
+    private boolean cma(long moved, long length) {
+        cmaErrno = moved < 0 ? (int) -moved : 0;
+        return moved == length;
     }
 
     /** Whether an 8-byte atomic can be done here: mapped memory at an 8-aligned address. */
