@@ -264,6 +264,10 @@ final class PeerNode {
     /** ibv_req_notify_cq's other half: an armed CQ fires once, then must be armed again. */
     void notifyCq(int cqIndex, boolean solicited) {
         long s = Layout.cqSlot(cqIndex);
+        int channel = ctl.get(ValueLayout.JAVA_INT, s + Layout.CQ_CHANNEL) - 1; // fixed when the CQ was made
+        if (channel < 0) {
+            return; // a CQ with no channel is never armed: no fence on the polling path
+        }
         VarHandle.fullFence(); // the entry is published before the arm state is read (the owner arms, then polls)
         int armed = (int) INT.getVolatile(ctl, s + Layout.CQ_ARMED);
         if (armed == 0 || (armed == 2 && !solicited)) {
@@ -273,8 +277,7 @@ final class PeerNode {
             return;
         }
         LONG.getAndAdd(ctl, s + Layout.CQ_EVENTS, 1L);
-        int channel = ctl.get(ValueLayout.JAVA_INT, s + Layout.CQ_CHANNEL) - 1;
-        if (channel >= 0 && channel < Layout.CHANNEL_SLOTS) {
+        if (channel < Layout.CHANNEL_SLOTS) {
             MemorySegment word = channelWords[channel];
             if (word == null) {
                 word = ctl.asSlice(Layout.channelSlot(channel) + Layout.CH_WORD, 4);

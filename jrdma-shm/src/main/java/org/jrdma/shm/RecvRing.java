@@ -21,6 +21,7 @@ final class RecvRing {
     final MpmcRing ring;
     final int depth;
     final int maxSge;
+    private long consumedSeen;
 
     RecvRing(MpmcRing ring, int depth, int maxSge) {
         this.ring = ring;
@@ -48,8 +49,15 @@ final class RecvRing {
         if (count > maxSge) {
             throw new VerbsException(Errno.EINVAL, verb + ": " + count + " SGEs but max_recv_sge is " + maxSge);
         }
-        if (ring.size() >= depth) {
-            throw new VerbsException(Errno.ENOMEM, verb + ": the receive queue is full (" + depth + " WRs posted)");
+        // The owner is the one producer: its own tail is exact, and the consumers' head, written by
+        // peers, is read again only when the cached one says the queue may be full (one cache miss
+        // per post saved on the latency path).
+        long tail = ring.produced();
+        if (tail - consumedSeen >= depth) {
+            consumedSeen = ring.consumed();
+            if (tail - consumedSeen >= depth) {
+                throw new VerbsException(Errno.ENOMEM, verb + ": the receive queue is full (" + depth + " WRs posted)");
+            }
         }
         long p = ring.claimProduce();
         if (p < 0) {

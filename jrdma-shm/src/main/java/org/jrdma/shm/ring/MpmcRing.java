@@ -190,6 +190,16 @@ public final class MpmcRing {
         return Math.max(0, Math.min(capacity, tail - head));
     }
 
+    /** Positions consumed so far (the head counter). */
+    public long consumed() {
+        return (long) LONG.getVolatile(segment, base + HEAD);
+    }
+
+    /** Positions claimed by producers so far (the tail counter). */
+    public long produced() {
+        return (long) LONG.getVolatile(segment, base + TAIL);
+    }
+
     /** Whether a published entry waits at the head (a cheap check for pollers). */
     public boolean hasEntry() {
         long head = (long) LONG.getVolatile(segment, base + HEAD);
