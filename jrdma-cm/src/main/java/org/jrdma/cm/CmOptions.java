@@ -42,13 +42,18 @@ public record CmOptions(Duration responseTimeout, int maxRetries, Duration timew
     }
 
     /**
-     * The kernel's timers, every device Verbs lists, MADs on each device's GSI QP.
+     * The kernel's timers, every device Verbs lists that has a GSI QP and an IP address (not the
+     * shm provider's: it has neither), MADs on each device's GSI QP.
      *
      * @return the defaults
      */
     public static CmOptions defaults() {
         return new CmOptions(Duration.ofMillis(4608), 15, Duration.ofMillis(537), Duration.ofSeconds(10),
-                Verbs::deviceList, GsiMadPort::open);
+                CmOptions::addressedDevices, GsiMadPort::open);
+    }
+
+    private static java.util.List<org.jrdma.verbs.Device> addressedDevices() {
+        return Verbs.deviceList().stream().filter(d -> !"shm".equals(d.provider())).toList();
     }
 
     /**

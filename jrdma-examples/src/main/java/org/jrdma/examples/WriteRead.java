@@ -65,7 +65,7 @@ public final class WriteRead {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(16, null);
-            MemoryRegion buffer = pd.registerMemory(arena.allocate(SIZE, 8),
+            MemoryRegion buffer = pd.registerMemory(ctx.allocateMemory(SIZE, arena),  // what this device reaches best
                     AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ, arena);
 
             TcpServerExchange tcp = TcpExchange.server(port, TcpOptions.perftest()).bind();  // carries rkey and address
@@ -87,8 +87,8 @@ public final class WriteRead {
         try (Arena arena = Arena.ofShared(); Context ctx = Verbs.device(null).open()) {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(16, null);
-            MemoryRegion out = pd.registerMemory(arena.allocate(SIZE, 8), AccessFlags.LOCAL_WRITE, arena);
-            MemoryRegion in = pd.registerMemory(arena.allocate(SIZE, 8), AccessFlags.LOCAL_WRITE, arena);
+            MemoryRegion out = pd.registerMemory(ctx.allocateMemory(SIZE, arena), AccessFlags.LOCAL_WRITE, arena);
+            MemoryRegion in = pd.registerMemory(ctx.allocateMemory(SIZE, arena), AccessFlags.LOCAL_WRITE, arena);
             out.segment().copyFrom(MemorySegment.ofArray(data));
 
             Exchange tcp = TcpExchange.client(host, port, TcpOptions.perftest());

@@ -46,6 +46,27 @@ class ExamplesTest {
         assertThat(readBack).as("what the client's RDMA READ brought back").isEqualTo(data);
     }
 
+    /** The same program on the shm provider (JRDMA_PROVIDER=shm): nothing in it names a provider. */
+    @Test
+    void writeReadRunsUnchangedOnTheShmProvider() throws Exception {
+        String before = System.getProperty("jrdma.provider");
+        System.setProperty("jrdma.provider", "shm");
+        try {
+            byte[] data = new byte[WriteRead.SIZE];
+            new Random(0x5EE0).nextBytes(data);
+            var server = Roles.start(listening -> WriteRead.server(0, listening));
+            byte[] readBack = WriteRead.client(HOST, server.port(), data);
+            assertThat(server.await()).as("the server's buffer after the client's RDMA WRITE over shm").isEqualTo(data);
+            assertThat(readBack).as("what the client's RDMA READ brought back over shm").isEqualTo(data);
+        } finally {
+            if (before == null) {
+                System.clearProperty("jrdma.provider");
+            } else {
+                System.setProperty("jrdma.provider", before);
+            }
+        }
+    }
+
     @Test
     void atomicIncrementsOfSeveralClientsAreNeitherLostNorDoubled() throws Exception {
         int clients = 3;
