@@ -32,6 +32,8 @@ final class Requester {
         163_840_000L, 245_760_000L, 327_680_000L, 491_520_000L};
     /** With timeout 0 (no transport timer) a missing peer is looked for again at this pace. */
     private static final long NO_TIMER_RECHECK = 10_000_000L;
+    /** How often a WR waiting for its peer QP looks again within RC's retry time. */
+    private static final long RECHECK = 1_000_000L;
 
     private final ShmQp qp;
     private final Target remote = new Target();
@@ -284,14 +286,18 @@ final class Requester {
             return STALL;
         }
         long period = 4096L << Math.min(qp.timeout, 31);
-        if (w.stalled) {
-            if (w.retryLeft == 0) {
-                return fail(w, WcStatus.RETRY_EXC_ERR, null);
-            }
-            w.retryLeft--;
+        if (!w.stalled || w.firstTry == 0) {
+            w.firstTry = now;
+        }
+        // RC gives up after the first try and retry_cnt retries, a timeout apart. Where a NIC can
+        // only learn of the peer by trying again, we can look: the peer QP is checked every
+        // millisecond (a connect race, a peer still walking to RTR, ends at once), and the give-up
+        // time is RC's.
+        if (now - w.firstTry >= (w.retryLeft + 1L) * period) {
+            return fail(w, WcStatus.RETRY_EXC_ERR, null);
         }
         w.stalled = true;
-        w.deadline = now + period;
+        w.deadline = now + Math.min(period, RECHECK);
         return STALL;
     }
 

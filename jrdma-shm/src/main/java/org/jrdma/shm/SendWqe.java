@@ -31,6 +31,8 @@ final class SendWqe {
     int rnrLeft;
     int retryLeft;
     long deadline;
+    /** When the WR first found its peer QP not there (the start of RC's retry time), or 0. */
+    long firstTry;
     boolean stalled;
 
     SendWqe(int maxSge, MemorySegment inline) {
@@ -46,6 +48,7 @@ final class SendWqe {
         total = 0;
         stalled = false;
         deadline = 0;
+        firstTry = 0;
         for (int i = 0; i < segment.length; i++) {
             segment[i] = null;
         }
