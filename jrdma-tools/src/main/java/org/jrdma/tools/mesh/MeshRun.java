@@ -96,11 +96,12 @@ final class MeshRun {
             ProtectionDomain pd = ctx.allocPd();
             CompletionChannel channel = ctx.createCompChannel();
             CompletionQueue cq = ctx.createCq(Math.max(16, 4 * n), channel);
-            MemoryRegion exposed = pd.registerMemory(arena.allocate((long) n * slot, 64),
+            // the regions peers write into: the device's own memory (shm: a memfd peers map)
+            MemoryRegion exposed = pd.registerMemory(ctx.allocateMemory((long) n * slot, arena),
                     AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, arena);
             MemoryRegion out = pd.registerMemory(arena.allocate((long) n * slot, 64), AccessFlags.LOCAL_WRITE, arena);
             MemoryRegion messages = pd.registerMemory(arena.allocate((long) (n + 1) * rowBytes, 8), AccessFlags.LOCAL_WRITE, arena);
-            MemoryRegion recvs = pd.registerMemory(arena.allocate((long) n * RECVS_PER_QP * rowBytes, 8),
+            MemoryRegion recvs = pd.registerMemory(ctx.allocateMemory((long) n * RECVS_PER_QP * rowBytes, arena),
                     AccessFlags.LOCAL_WRITE, arena);
             // A QP's receives are posted at INIT, before its peer can send; they land in the
             // receive slots of the QP's index, which is mapped to its peer once all are made.
