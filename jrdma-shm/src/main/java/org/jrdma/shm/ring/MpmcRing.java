@@ -16,7 +16,7 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Layout (little-endian, as the host): {@code [0] long tail, [64] long head, [128] int
  * capacity, [132] int entryBytes, [192] slots}; a slot is {@code long seq} then the entry, padded
- * to 8 bytes. A process that dies between claim and publish leaves the slot claimed for ever —
+ * to whole 64-byte lines (the base must be 64-aligned for that to hold). A process that dies between claim and publish leaves the slot claimed for ever —
  * its partner learns of the death from the liveness check, not from this queue.
  *
  * <p>Usage: {@code long p = ring.claimProduce(); if (p >= 0) { write at ring.entry(p);
@@ -43,14 +43,14 @@ public final class MpmcRing {
         this.base = base;
         this.capacity = capacity;
         this.mask = capacity - 1L;
-        this.stride = 8 + align8(entryBytes);
+        this.stride = stride(entryBytes);
         this.entryBytes = entryBytes;
     }
 
     /** The bytes a ring of {@code capacity} entries of {@code entryBytes} each takes. */
     public static long bytesFor(int capacity, int entryBytes) {
         checkShape(capacity, entryBytes);
-        return SLOTS + (long) capacity * (8 + align8(entryBytes));
+        return SLOTS + (long) capacity * stride(entryBytes);
     }
 
     /** Lays out an empty ring at {@code base} (8-aligned) of {@code segment}, which must be zeroed or unused. */
@@ -100,8 +100,14 @@ public final class MpmcRing {
         }
     }
 
-    private static long align8(long n) {
-        return (n + 7) & ~7L;
+    /**
+     * A slot is its sequence number and its entry, rounded up to whole cache lines: a slot shares
+     * no line with its neighbours, so a producer and a consumer of the next slot on other cores
+     * do not pull the same line back and forth (and a small entry and its sequence number move
+     * between cores as one line).
+     */
+    private static long stride(long entryBytes) {
+        return (8 + entryBytes + 63) & ~63L;
     }
 
     private long slot(long position) {
