@@ -1,14 +1,17 @@
 package org.jrdma.bench;
 
 import java.util.List;
+import org.jrdma.bench.baseline.MappedPingPong;
+import org.jrdma.bench.baseline.SegmentCopy;
 import org.jrdma.bench.baseline.TcpPingPong;
 import org.jrdma.bench.baseline.TcpStream;
 import org.jrdma.bench.baseline.UdpPingPong;
 
 /**
- * What jrdma is compared with: the plain Java NIO programs, each run as a server and a client
- * process, or ({@link #JRDMA}) jrdma's own plain run of the same test and size, for the
- * variants measured against it (-q 16 against -q 1, one busy QP beside idle ones against it alone).
+ * What jrdma is compared with: the plain Java programs, each run as a server and a client
+ * process (but {@link #SEGMENT_COPY}, one process), or ({@link #JRDMA}) jrdma's own plain run of
+ * the same test and size, for the variants measured against it (-q 16 against -q 1, one busy QP
+ * beside idle ones against it alone).
  */
 public enum Baseline {
     TCP_STREAM("TCP streaming", Kind.BANDWIDTH, TcpStream.class, List.of()),
@@ -16,6 +19,13 @@ public enum Baseline {
     TCP_PINGPONG("TCP ping-pong", Kind.LATENCY, TcpPingPong.class, List.of()),
     /** Blocking channels (a thread sleeps in the kernel for each datagram): the peer of perf's -e. */
     UDP_BLOCKING_PINGPONG("blocking UDP ping-pong", Kind.LATENCY, UdpPingPong.class, List.of("--blocking", "true")),
+    /**
+     * {@code MemorySegment.copy} of the message size between two off-heap segments, one process:
+     * the floor of a WRITE on the shared-memory provider, which is that copy into the peer's memory.
+     */
+    SEGMENT_COPY("MemorySegment.copy", Kind.BANDWIDTH, SegmentCopy.class, List.of()),
+    /** Two processes ping-ponging through a shared memory-mapped file, busy polling: the same-host twin of shm latency. */
+    MAPPED_PINGPONG("mapped-file ping-pong", Kind.LATENCY, MappedPingPong.class, List.of()),
     /** jrdma perf's plain run of the shape's test and size ({@link Shape#reference}), by the jrdma side. */
     JRDMA("jrdma", null, null, List.of());
 
@@ -54,12 +64,17 @@ public enum Baseline {
         return this != JRDMA;
     }
 
+    /** One process with the {@link SegmentCopy#ROLE} role, no server and client. */
+    public boolean singleProcess() {
+        return this == SEGMENT_COPY;
+    }
+
     /** The JSON key of the figure in the measuring process's line: receiver MiB/s, or half-RTT p50. */
     String figureKey() {
         return kind == Kind.BANDWIDTH ? "mibPerSec" : "halfRttP50Us";
     }
 
-    /** The role whose line holds the figure: the stream's receiver (server), the ping-pong's client. */
+    /** The role whose line holds the figure: the stream's receiver (server), the ping-pong's client (a single process: its own). */
     boolean figureFromServer() {
         return kind == Kind.BANDWIDTH;
     }

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jrdma.bench.baseline.BaselineProcess;
+import org.jrdma.bench.baseline.SegmentCopy;
 
 /**
  * Runs a baseline as two processes of this JVM's java and class path, like jrdma perf: the
@@ -45,7 +46,8 @@ public final class ProcessBaselineSide implements BaselineSide {
     @Override
     public String description() {
         return "Java NIO (" + java + "), two processes, non-blocking channels busy-polled (the blocking UDP ping-pong: blocking "
-                + "channels), direct buffers";
+                + "channels), direct buffers; beside --provider shm: MemorySegment.copy between two page-aligned off-heap "
+                + "segments in one process, and a ping-pong of two processes through a shared memory-mapped file, busy polling";
     }
 
     /** The arguments both roles share: size and run length. */
@@ -97,13 +99,15 @@ public final class ProcessBaselineSide implements BaselineSide {
     private Outcome runPair(Baseline baseline, int sizeBytes, Budget budget, double[] setup) {
         long deadline = System.nanoTime() + budget.timeout(baseline.kind(), sizeBytes).toNanos();
         List<String> common = runArguments(baseline, sizeBytes, budget);
+        if (baseline.singleProcess()) {
+            return runSingle(baseline, common, deadline, setup);
+        }
         try (Child server = start(baseline, "server", common)) {
             Optional<String> ready = server.awaitLine(l -> l.startsWith("{\"ready\""), deadline);
             if (ready.isEmpty()) {
                 return server.isAlive() ? Outcome.failed(Outcome.TIMEOUT) : exited(server);
             }
-            int port = ((Double) Json.parseObject(ready.get()).get("port")).intValue();
-            List<String> clientArgs = new ArrayList<>(List.of("--port", String.valueOf(port)));
+            List<String> clientArgs = new ArrayList<>(peerArguments(ready.get()));
             clientArgs.addAll(common);
             try (Child client = start(baseline, "client", clientArgs)) {
                 if (!client.awaitExit(deadline) || !server.awaitExit(deadline)) {
@@ -117,12 +121,7 @@ public final class ProcessBaselineSide implements BaselineSide {
                 }
                 setup[0] = setupCpu(ready.get(), startedLine(client));
                 Child measuring = baseline.figureFromServer() ? server : client;
-                Map<String, Object> line = lastJsonLine(measuring);
-                Object figure = line.get(baseline.figureKey());
-                if (!(figure instanceof Double value)) {
-                    return Outcome.failed("no " + baseline.figureKey() + " in " + line);
-                }
-                return outcome(value, line);
+                return figure(baseline, lastJsonLine(measuring));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -130,6 +129,50 @@ public final class ProcessBaselineSide implements BaselineSide {
         } catch (IOException | RuntimeException e) {
             return Outcome.failed(e.getMessage() == null ? e.toString() : e.getMessage());
         }
+    }
+
+    /**
+     * How the client finds the server, from its ready line: {@code --file F} when it names a
+     * file to map (the mapped ping-pong), else {@code --port P}.
+     */
+    static List<String> peerArguments(String readyLine) {
+        Map<String, Object> ready = Json.parseObject(readyLine);
+        if (ready.get(BaselineProcess.FILE_KEY) instanceof String file) {
+            return List.of("--" + BaselineProcess.FILE_KEY, file);
+        }
+        if (!(ready.get("port") instanceof Double port)) {
+            throw new Json.JsonException("a ready line with neither a port nor a file: " + readyLine);
+        }
+        return List.of("--port", String.valueOf(port.intValue()));
+    }
+
+    /** A single-process baseline: its started line's CPU is the set-up, its last JSON line the figure. */
+    private Outcome runSingle(Baseline baseline, List<String> args, long deadline, double[] setup) {
+        try (Child local = start(baseline, SegmentCopy.ROLE, args)) {
+            if (!local.awaitExit(deadline)) {
+                return Outcome.failed(Outcome.TIMEOUT);
+            }
+            if (local.exitValue() != 0) {
+                return Outcome.failed(SegmentCopy.ROLE + " " + local.exitReason());
+            }
+            String started = startedLine(local);
+            setup[0] = started == null ? Double.NaN : number(Json.parseObject(started), "cpuSeconds");
+            return figure(baseline, lastJsonLine(local));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Outcome.failed("interrupted");
+        } catch (IOException | RuntimeException e) {
+            return Outcome.failed(e.getMessage() == null ? e.toString() : e.getMessage());
+        }
+    }
+
+    /** The figure of a baseline's result line, or why it has none. */
+    static Outcome figure(Baseline baseline, Map<String, Object> line) {
+        Object figure = line.get(baseline.figureKey());
+        if (!(figure instanceof Double value)) {
+            return Outcome.failed("no " + baseline.figureKey() + " in " + line);
+        }
+        return outcome(value, line);
     }
 
     /** The figure, with the allocation and (ping-pongs) the tail percentiles of the line. */

@@ -34,7 +34,11 @@ public final class Report {
                 + "busy QP while each side holds 1000 more connected ones that carry nothing (jrdma perf --idle-qps); both are "
                 + "compared with jrdma's plain run of the same test and size, run back to back. -l 16 posts 16 WRs per call as one "
                 + "chained list (perftest's --post_list), against TCP streaming as the plain run. -e sleeps on CQ events, against a "
-                + "UDP ping-pong on blocking channels\n");
+                + "UDP ping-pong on blocking channels. --provider shm runs both perf processes on the shared-memory provider (device "
+                + "shm0: a WRITE is one copy, by the requester, into memory the peer maps), against same-host Java: "
+                + "MemorySegment.copy of the size between two page-aligned off-heap segments of perf's region size in one process, "
+                + "cycling through slots as perf does (bandwidth), and two processes ping-ponging through a shared memory-mapped "
+                + "file, busy polling (latency)\n");
         sb.append("- **ratio = jrdma ÷ baseline**, taken per rep (the two ran back to back), median [min–max] over the reps: "
                 + "for bandwidth > 1 means jrdma is faster, for latency < 1 means jrdma is faster\n");
         sb.append(String.format(Locale.ROOT, "- alloc: heap bytes jrdma allocated per operation (--report-alloc; the larger side, the "
@@ -139,9 +143,25 @@ public final class Report {
         return bw + String.format(Locale.ROOT, ", latency runs make %d round trips (-n)", b.latIters());
     }
 
-    /** The issue's targets, each with its figure and verdict. */
+    /**
+     * The issues' targets, each with its figure and verdict, and zero allocation: one list per
+     * issue (15, and 18 for the shared-memory provider's rows), in the order the rows have them.
+     */
     static String targets(List<Row> rows) {
-        StringBuilder sb = new StringBuilder("Targets (issue 15):\n\n");
+        StringBuilder sb = new StringBuilder();
+        List<Integer> issues = rows.stream().map(r -> Plan.issueOf(r.shape())).distinct().toList();
+        for (int issue : issues) {
+            if (!sb.isEmpty()) {
+                sb.append('\n');
+            }
+            sb.append(targets(issue, rows.stream().filter(r -> Plan.issueOf(r.shape()) == issue).toList()));
+        }
+        return sb.toString();
+    }
+
+    /** One issue's targets: figures rounded against their bound (see {@link Target#format}). */
+    private static String targets(int issue, List<Row> rows) {
+        StringBuilder sb = new StringBuilder("Targets (issue " + issue + "):\n\n");
         for (Row r : rows) {
             for (Target t : r.targets()) {
                 Summary m = r.measured(t.measure());

@@ -69,7 +69,7 @@ public record Row(Shape shape, Baseline baseline, List<Target> targets, List<Out
         return shape.kind() == Kind.BANDWIDTH ? summary(rdma, ok -> ok.value() * (1 << 20) / size / 1e6) : null;
     }
 
-    /** What a target measures, summarized over the reps: a per-rep ratio, or jrdma's message rate. */
+    /** What a target measures, summarized over the reps: a per-rep ratio, or jrdma's message rate or latency. */
     public Summary measured(Target.Measure m) {
         return switch (m) {
             case RATIO -> ratio();
@@ -77,6 +77,7 @@ public record Row(Shape shape, Baseline baseline, List<Target> targets, List<Out
             case P999_RATIO -> ratio(Outcome.Ok::p999Us);
             case CPU_RATIO -> ratio(Outcome.Ok::cpuSecondsPerGiB);
             case MSG_RATE -> rdmaMsgRate();
+            case LATENCY_US -> shape.kind() == Kind.LATENCY ? rdmaSummary() : null;
         };
     }
 

@@ -18,7 +18,9 @@ public record Target(Measure measure, boolean atLeast, double bound) {
         /** CPU seconds per GiB moved (both processes), jrdma ÷ baseline. */
         CPU_RATIO("CPU/GiB ", "×"),
         /** jrdma's own messages per second, in millions (not a ratio). */
-        MSG_RATE("", " M msg/s");
+        MSG_RATE("", " M msg/s"),
+        /** jrdma's own median one-way latency (half the round trip), in µs (not a ratio). */
+        LATENCY_US("", " µs");
 
         private final String prefix;
         private final String unit;
@@ -29,7 +31,7 @@ public record Target(Measure measure, boolean atLeast, double bound) {
         }
 
         public boolean isRatio() {
-            return this != MSG_RATE;
+            return this != MSG_RATE && this != LATENCY_US;
         }
     }
 
@@ -53,13 +55,22 @@ public record Target(Measure measure, boolean atLeast, double bound) {
         return atLeast ? measured >= bound : measured <= bound;
     }
 
-    /** "≥ 1.00×", "p99 ≤ 2.00×", "CPU/GiB ≤ 1.50×", "≥ 1.00 M msg/s". */
+    /** "≥ 1.00×", "p99 ≤ 2.00×", "CPU/GiB ≤ 1.50×", "≥ 1.00 M msg/s", "≤ 0.50 µs". */
     public String text() {
         return String.format(Locale.ROOT, "%s%s %.2f%s", measure.prefix, atLeast ? "≥" : "≤", bound, measure.unit);
     }
 
-    /** A measured value as this target's unit shows it: "0.93×", "1.21 M msg/s". */
+    /**
+     * A measured value as this target's unit shows it: "0.93×", "1.21 M msg/s", "0.53 µs" —
+     * rounded to two decimals against the target (down for a lower bound, up for an upper bound),
+     * so that a figure that misses its bound never shows as the bound: 0.697 of ≥ 0.70× is 0.69×,
+     * 0.503 of ≤ 0.50 µs is 0.51 µs.
+     */
     public String format(double measured) {
-        return String.format(Locale.ROOT, "%.2f%s", measured, measure.unit);
+        double hundredths = measured * 100;
+        // a figure that is two decimals already stays itself (0.7 * 100 is 70.00000000000001)
+        double nearest = Math.rint(hundredths);
+        double rounded = Math.abs(hundredths - nearest) < 1e-9 ? nearest : atLeast ? Math.floor(hundredths) : Math.ceil(hundredths);
+        return String.format(Locale.ROOT, "%.2f%s", rounded / 100, measure.unit);
     }
 }

@@ -34,6 +34,13 @@ public record Variant(String name, String label, List<String> perfArgs, int qps,
     public static final Variant L16 = new Variant("l" + POST_LIST, "-l " + POST_LIST, List.of("-l", String.valueOf(POST_LIST)),
             1, false, POST_LIST);
 
+    /**
+     * On the shared-memory provider (device shm0: a WRITE is one copy by the requester into the
+     * peer's memory), compared with same-host Java twins: {@code MemorySegment.copy} for
+     * bandwidth, a ping-pong through a shared memory-mapped file (and UDP's) for latency.
+     */
+    public static final Variant SHM = new Variant("shm", "--provider shm", List.of("--provider", "shm"), 1, false, 1);
+
     public Variant {
         perfArgs = List.copyOf(perfArgs);
         if (qps < 1) {

@@ -103,4 +103,63 @@ class CpuAndTargetsTest {
         assertThat(Plan.baselinesFor(l16)).containsExactly(Baseline.TCP_STREAM);
         assertThat(Plan.targetsFor(l16, Baseline.TCP_STREAM)).isEqualTo(Plan.targetsFor(new Shape("write_bw", 64), Baseline.TCP_STREAM));
     }
+
+    @Test
+    void issue18sTargetsBoundTheShmWriteAgainstTheCopyAndTheShmLatencyInMicroseconds() {
+        Shape w1m = new Shape("write_bw", 1 << 20, Variant.SHM);
+        assertThat(w1m.label()).isEqualTo("write_bw 1 MiB --provider shm");
+        assertThat(w1m.reference()).as("against the copy, not jrdma's plain run").isNull();
+        assertThat(Variant.SHM.perfArgs()).containsExactly("--provider", "shm");
+        assertThat(Plan.baselinesFor(w1m)).containsExactly(Baseline.SEGMENT_COPY);
+        assertThat(Plan.targetsFor(w1m, Baseline.SEGMENT_COPY)).containsExactly(Target.atLeast(0.7));
+        assertThat(Plan.targetsFor(new Shape("write_bw", 65536, Variant.SHM), Baseline.SEGMENT_COPY)).isEmpty();
+        Shape lat = new Shape("write_lat", 8, Variant.SHM);
+        assertThat(Plan.baselinesFor(lat)).containsExactly(Baseline.MAPPED_PINGPONG, Baseline.UDP_PINGPONG);
+        assertThat(Plan.targetsFor(lat, Baseline.MAPPED_PINGPONG)).containsExactly(Target.atMost(Target.Measure.LATENCY_US, 0.5));
+        assertThat(Plan.targetsFor(lat, Baseline.UDP_PINGPONG)).isEmpty();
+        assertThat(Plan.issueOf(lat)).isEqualTo(18);
+        assertThat(Plan.issueOf(new Shape("write_lat", 8))).isEqualTo(15);
+
+        Target halfRtt = Target.atMost(Target.Measure.LATENCY_US, 0.5);
+        assertThat(halfRtt.text()).isEqualTo("≤ 0.50 µs");
+        assertThat(halfRtt.measure().isRatio()).isFalse();
+        // never rounded toward the bound: a miss never reads as the bound itself
+        assertThat(halfRtt.format(0.503)).isEqualTo("0.51 µs");
+        assertThat(halfRtt.format(0.5)).isEqualTo("0.50 µs");
+        assertThat(halfRtt.format(0.499)).isEqualTo("0.50 µs");
+        assertThat(halfRtt.isMet(0.503)).isFalse();
+        assertThat(Target.atLeast(0.7).format(0.697)).isEqualTo("0.69×");
+        assertThat(Target.atLeast(0.7).format(0.7)).isEqualTo("0.70×");
+        assertThat(Target.atLeast(0.7).format(0.7049)).isEqualTo("0.70×");
+
+        Row r = new Row(lat, Baseline.MAPPED_PINGPONG, Plan.targetsFor(lat, Baseline.MAPPED_PINGPONG),
+                List.of(Outcome.ok(0.48, 0), Outcome.ok(0.51, 0), Outcome.ok(0.52, 0)),
+                List.of(Outcome.ok(0.4, 0), Outcome.ok(0.4, 0), Outcome.ok(0.4, 0)));
+        assertThat(r.measured(Target.Measure.LATENCY_US).median()).isEqualTo(0.51);
+        assertThat(r.verdict(halfRtt)).as("the median over the reps, 0.51 µs").isEqualTo(Row.Verdict.NOT_MET);
+        assertThat(new Row(w1m, Baseline.SEGMENT_COPY, List.of(), List.of(Outcome.ok(1, 0)), List.of(Outcome.ok(1, 0)))
+                .measured(Target.Measure.LATENCY_US)).as("no latency for a bandwidth row").isNull();
+    }
+
+    @Test
+    void theCopysLineGivesItsFigureAndAMappedServerIsFoundByItsFile() {
+        String line = "{\"baseline\":\"segment_copy\",\"role\":\"local\",\"size\":1048576,\"messages\":2048,\"seconds\":0.0659634,"
+                + "\"sourceSlots\":1,\"destinationSlots\":1,\"mibPerSec\":31047.5,\"msgRateMpps\":0.0310475,\"allocBytesPerOp\":0}";
+        assertThat(ProcessBaselineSide.figure(Baseline.SEGMENT_COPY, Json.parseObject(line)))
+                .isEqualTo(new Outcome.Ok(31047.5, 0.0, Double.NaN, Double.NaN, Double.NaN, Double.NaN));
+        assertThat(ProcessBaselineSide.figure(Baseline.SEGMENT_COPY, Json.parseObject("{\"messages\":3}")))
+                .isEqualTo(Outcome.failed("no mibPerSec in {messages=3.0}"));
+        assertThat(Baseline.SEGMENT_COPY.singleProcess()).isTrue();
+        assertThat(Baseline.MAPPED_PINGPONG.singleProcess()).isFalse();
+        // the copy moves what perf's write_bw does: (count + warm-up) × size
+        Budget b = new Budget(1L << 30, 10, 1_000_000, 0, 100, null);
+        assertThat(ProcessBaselineSide.gibMoved(Baseline.SEGMENT_COPY, 1 << 20, b, 1)).isEqualTo((1024.0 + 204) / 1024);
+        assertThat(ProcessBaselineSide.runArguments(Baseline.SEGMENT_COPY, 1 << 20, b))
+                .containsExactly("--size", "1048576", "--count", "1024", "--warmup", "204");
+
+        assertThat(ProcessBaselineSide.peerArguments("{\"ready\":true,\"file\":\"/dev/shm/jrdma-bench-pingpong-1.map\",\"cpuSeconds\":0.2}"))
+                .containsExactly("--file", "/dev/shm/jrdma-bench-pingpong-1.map");
+        assertThat(ProcessBaselineSide.peerArguments("{\"ready\":true,\"port\":4791,\"cpuSeconds\":0.2}")).containsExactly("--port", "4791");
+        assertThatThrownBy(() -> ProcessBaselineSide.peerArguments("{\"ready\":true}")).hasMessageContaining("neither a port nor a file");
+    }
 }

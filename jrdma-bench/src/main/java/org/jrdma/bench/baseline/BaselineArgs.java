@@ -20,8 +20,14 @@ final class BaselineArgs {
     }
 
     static BaselineArgs parse(String[] args, Set<String> keys) {
-        if (args.length == 0 || !List.of("server", "client").contains(args[0])) {
-            throw new IllegalArgumentException("first argument must be server or client; keys: --" + String.join(" --", keys));
+        return parse(args, List.of("server", "client"), keys);
+    }
+
+    /** With other roles than server and client: a single-process baseline's is {@code local}. */
+    static BaselineArgs parse(String[] args, List<String> roles, Set<String> keys) {
+        if (args.length == 0 || !roles.contains(args[0])) {
+            throw new IllegalArgumentException("first argument must be " + String.join(" or ", roles) + "; keys: --"
+                    + String.join(" --", keys));
         }
         Map<String, String> values = new HashMap<>();
         for (int i = 1; i < args.length; i++) {

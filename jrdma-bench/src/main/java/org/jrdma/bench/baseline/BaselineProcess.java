@@ -14,6 +14,8 @@ public final class BaselineProcess {
      * message: the runner reads both processes' CPU then, to leave their start-up out.
      */
     public static final String STARTED_KEY = "started";
+    /** The key of a ready line's file, for a client that maps it instead of connecting to a port. */
+    public static final String FILE_KEY = "file";
 
     private BaselineProcess() {
     }
@@ -35,6 +37,15 @@ public final class BaselineProcess {
     /** The ready line, with the CPU this process has used so far (its start-up). */
     static void ready(int port) {
         System.out.println(new JsonLine().put(READY_KEY, true).put("port", port).put("cpuSeconds", cpuSeconds()));
+        System.out.flush();
+    }
+
+    /**
+     * The ready line of a server that a client finds by a file rather than a port (the mapped
+     * ping-pong): the runner gives the client {@code --file} with it.
+     */
+    static void readyFile(String file) {
+        System.out.println(new JsonLine().put(READY_KEY, true).put(FILE_KEY, file).put("cpuSeconds", cpuSeconds()));
         System.out.flush();
     }
 

@@ -3,12 +3,20 @@ package org.jrdma.bench.baseline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.jrdma.bench.Baseline;
 import org.jrdma.bench.Budget;
 import org.jrdma.bench.Outcome;
 import org.jrdma.bench.ProcessBaselineSide;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each baseline end to end, as the runner runs it: a server and a client process with tiny
@@ -62,6 +70,63 @@ class BaselinesTest {
     void tcpPingPongMeasuresHalfTheRoundTrip() {
         assertTails(assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_PINGPONG, 8, TINY)));
         assertMeasuredWithoutAllocation(SIDE.run(Baseline.TCP_PINGPONG, 4096, TINY));
+    }
+
+    @Test
+    void segmentCopyCopiesTheSizeInOneProcessCyclingThroughPerfsSlots() {
+        Outcome.Ok ok = assertMeasuredWithoutAllocation(SIDE.run(Baseline.SEGMENT_COPY, 65536, TINY));
+        // TINY: 4 MiB ÷ 64 KiB = 64 copies, clamped to 100, and a warm-up of 20
+        assertThat(ok.gibMoved()).isEqualTo(120.0 * 65536 / (1 << 30));
+        assertThat(ok.cpuSeconds()).as("CPU after its started line").isNotNaN().isGreaterThan(-0.05).isLessThan(600);
+        assertThat(ok.p99Us()).isNaN();
+        assertMeasuredWithoutAllocation(SIDE.run(Baseline.SEGMENT_COPY, 1 << 20, TINY));
+        assertMeasuredWithoutAllocation(SIDE.run(Baseline.SEGMENT_COPY, 65536, TINY.withBwSeconds(1)));
+        // perf's BufferLayout: regions of max(1 MiB, size in pages), 64-byte slots, at most 256; remote within max(size, 4 KiB)
+        assertThat(SegmentCopy.regionBytes(65536)).isEqualTo(1 << 20);
+        assertThat(SegmentCopy.regionBytes((3 << 20) + 1)).isEqualTo((3 << 20) + 4096);
+        assertThat(SegmentCopy.sourceSlots(65536)).isEqualTo(16);
+        assertThat(SegmentCopy.destinationSlots(65536)).isEqualTo(1);
+        assertThat(SegmentCopy.sourceSlots(1 << 20)).isEqualTo(1);
+        assertThat(SegmentCopy.sourceSlots(64)).isEqualTo(256);
+        assertThat(SegmentCopy.destinationSlots(64)).isEqualTo(64);
+        assertThat(SegmentCopy.destinationSlots(100)).as("stride 128").isEqualTo(32);
+        assertThatThrownBy(() -> BaselineArgs.parse(new String[] {"server", "--size", "8"}, java.util.List.of(SegmentCopy.ROLE),
+                java.util.Set.of("size"))).hasMessageContaining("first argument must be local");
+    }
+
+    @Test
+    void mappedPingPongMeasuresHalfTheRoundTripThroughASharedFile() throws Exception {
+        assertTails(assertMeasuredWithoutAllocation(SIDE.run(Baseline.MAPPED_PINGPONG, 8, TINY)));
+        assertMeasuredWithoutAllocation(SIDE.run(Baseline.MAPPED_PINGPONG, 4096, TINY));
+        // the flags are 128 bytes apart at least: never one cache line, nor a prefetched pair
+        assertThat(MappedPingPong.pongOffset(8)).isEqualTo(128);
+        assertThat(MappedPingPong.pongOffset(64)).isEqualTo(128);
+        assertThat(MappedPingPong.pongOffset(65)).isEqualTo(256);
+        assertThat(MappedPingPong.fileBytes(4096)).isEqualTo(2 * (4096 + 128));
+        assertThat(MappedPingPong.directory(BaselineArgs.parse(new String[] {"server", "--dir", "/x"}, java.util.Set.of("dir"))))
+                .isEqualTo(Path.of("/x"));
+    }
+
+    @Test
+    void theMappedPingPongsServerRemovesItsFileWhenStopped(@TempDir Path dir) throws Exception {
+        // the runner stops a pair that overstays its deadline: the file must not stay behind in /dev/shm
+        String java = ProcessHandle.current().info().command().orElse("java");
+        String classes = Path.of(MappedPingPong.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        Process server = new ProcessBuilder(java, "-cp", classes, MappedPingPong.class.getName(),
+                "server", "--size", "8", "--iters", "1", "--dir", dir.toString()).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+            String ready = out.readLine();
+            assertThat(ready).startsWith("{\"ready\":true,\"file\":\"" + dir);
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.toList()).hasSize(1);
+            }
+        } finally {
+            server.destroy();
+        }
+        assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.toList()).isEmpty();
+        }
     }
 
     private static Outcome.Ok assertMeasuredWithoutAllocation(Outcome o) {
