@@ -42,6 +42,8 @@ final class PeerNode {
     private final Mapped[] mrMemory = new Mapped[Layout.MR_SLOTS];
     private final Map<Long, MemorySegment> allocations = new HashMap<>();
     private volatile boolean cmaWarned;
+    /** A pidfd of the peer's process (readable once it exited), or negative: then pid and start time are checked. */
+    private final int pidfd;
 
     /** The view of this process's own node. */
     PeerNode(Node self) {
@@ -53,6 +55,7 @@ final class PeerNode {
         this.startMillis = self.startMillis;
         this.arena = null;
         this.attention = ctl.asSlice(Layout.H_ATTENTION, 4);
+        this.pidfd = -1;
     }
 
     private PeerNode(Node local, MemorySegment ctl, long pid, int cookie, long startMillis, Arena arena) {
@@ -64,6 +67,13 @@ final class PeerNode {
         this.startMillis = startMillis;
         this.arena = arena;
         this.attention = ctl.asSlice(Layout.H_ATTENTION, 4);
+        int fd = Proc.pidfdOpen(pid);
+        // the pidfd names the process meant only if that process is still the one with the pid
+        if (fd >= 0 && !Proc.alive(pid, startMillis)) {
+            Proc.close(fd);
+            fd = -1;
+        }
+        this.pidfd = fd;
     }
 
     /** Maps the control memory of the node a GID names and checks its header. */
@@ -94,12 +104,23 @@ final class PeerNode {
         return (int) INT.getVolatile(ctl, Layout.H_CLOSED) != 0;
     }
 
-    /** Whether the node closed or its process is gone (asks the kernel: not for the data path). */
+    /**
+     * Whether the node closed or its process is gone (asks the kernel: not for the data path).
+     * With a pidfd it is one poll(2) and allocates nothing; without (Linux before 5.3), the
+     * pid and start time through ProcessHandle.
+     */
     boolean isGone() {
-        return closedFlag() || (!isSelf && !Proc.alive(pid, startMillis));
+        if (closedFlag()) {
+            return true;
+        }
+        if (isSelf) {
+            return false;
+        }
+        return pidfd >= 0 ? Proc.exited(pidfd) : !Proc.alive(pid, startMillis);
     }
 
     void close() {
+        Proc.close(pidfd);
         if (arena != null) {
             arena.close();
         }

@@ -21,10 +21,16 @@ final class Progress implements Runnable {
     private final Node node;
     private final Thread thread;
     private volatile boolean stop;
+    /** Liveness passes made (a test waits on it: a pass must allocate nothing). */
+    volatile long livenessPasses;
 
     Progress(Node node) {
         this.node = node;
         this.thread = Thread.ofPlatform().daemon().name("jrdma-shm-progress").unstarted(this);
+    }
+
+    long threadId() {
+        return thread.threadId();
     }
 
     void start() {
@@ -56,6 +62,7 @@ final class Progress implements Runnable {
             boolean liveness = now - nextLiveness >= 0;
             if (liveness) {
                 nextLiveness = now + LIVENESS_NANOS;
+                livenessPasses++;
             }
             long next = nextLiveness;
             try {
@@ -65,7 +72,7 @@ final class Progress implements Runnable {
             }
             long wait = next - System.nanoTime();
             if (wait > 0 && !stop) {
-                if (Futex.await(node.self.attentionWord(), seen, wait) == Futex.ENOSYS) {
+                if (!Futex.sleep(node.self.attentionWord(), seen, wait)) {
                     LockSupport.parkNanos(Math.min(wait, 1_000_000L)); // no futex on this platform
                 }
             }

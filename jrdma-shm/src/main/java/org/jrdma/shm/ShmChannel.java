@@ -60,7 +60,9 @@ final class ShmChannel implements CompletionChannel {
                 throw new VerbsException(Errno.ETIMEDOUT, "get_cq_event: no completion event within " + timeout);
             }
             // Bounded slices, so that close() and a thread interrupt are noticed.
-            Futex.await(word, seen, Math.min(left, 50_000_000L));
+            if (!Futex.sleep(word, seen, Math.min(left, 50_000_000L))) {
+                java.util.concurrent.locks.LockSupport.parkNanos(Math.min(left, 1_000_000L)); // no futex here: pace the polls
+            }
             if (Thread.currentThread().isInterrupted()) {
                 throw new VerbsException(Errno.EAGAIN, "get_cq_event: interrupted");
             }

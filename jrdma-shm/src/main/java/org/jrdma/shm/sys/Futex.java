@@ -78,6 +78,37 @@ public final class Futex {
     }
 
     /**
+     * FUTEX_WAIT as {@link #await}, for callers that need not know why it returned (they look at
+     * the word again): no errno is captured, so it allocates nothing even before the JIT compiles
+     * the caller (the progress thread and channel waits, a few calls a second).
+     *
+     * @param word          the 32-bit word, 4-byte aligned, in native memory
+     * @param expected      the value the caller saw
+     * @param timeoutNanos  the longest wait, relative; negative waits without a timeout
+     * @return false when futexes are not available here (the caller must pace itself), else true
+     */
+    public static boolean sleep(MemorySegment word, int expected, long timeoutNanos) {
+        checkWord("futex wait", word);
+        if (!available()) {
+            return false;
+        }
+        Sys sys = Sys.get("futex wait");
+        MemorySegment timeout = MemorySegment.NULL;
+        if (timeoutNanos >= 0) {
+            timeout = Sys.scratch().timespec;
+            timeout.set(ValueLayout.JAVA_LONG, 0, timeoutNanos / NANOS_PER_SECOND);
+            timeout.set(ValueLayout.JAVA_LONG, 8, timeoutNanos % NANOS_PER_SECOND);
+        }
+        try {
+            long ignored = (long) sys.syscall6Bare.invokeExact(SYS_FUTEX, word, (long) FUTEX_WAIT, (long) expected, timeout,
+                    0L, 0L);
+            return true;
+        } catch (Throwable t) {
+            throw Sys.rethrow(t);
+        }
+    }
+
+    /**
      * FUTEX_WAKE: wakes up to {@code count} waiters on the word, in any process. Does not block,
      * allocates nothing.
      *
@@ -97,12 +128,13 @@ public final class Futex {
                     + (Sys.linked() ? "" : " (" + Sys.unavailableReason() + ")"));
         }
         Sys sys = Sys.get("futex wake");
-        MemorySegment state = Sys.scratch().state;
         try {
-            long rc = (long) sys.syscall6Quick.invokeExact(state, SYS_FUTEX, word, (long) FUTEX_WAKE, (long) count,
+            // no errno capture (it allocates until compiled, and a wake is on the completion path)
+            long rc = (long) sys.syscall6Bare.invokeExact(SYS_FUTEX, word, (long) FUTEX_WAKE, (long) count,
                     MemorySegment.NULL, 0L, 0L);
             if (rc < 0) {
-                throw sys.fail("futex wake(0x" + Long.toHexString(word.address()) + ")", Sys.errno(state));
+                throw new VerbsException(Errno.EFAULT, "futex wake(0x" + Long.toHexString(word.address())
+                        + "): refused by the kernel (the word is not in mapped memory)");
             }
             return (int) rc;
         } catch (Throwable t) {

@@ -91,6 +91,16 @@ final class Sys {
     final MethodHandle syscall6;
     /** The same, critical: for calls that never block (FUTEX_WAKE). */
     final MethodHandle syscall6Quick;
+    /**
+     * syscall(number, …) and poll without errno capture: a downcall that captures errno
+     * allocates ~40 B per call until the JIT compiles its caller, and the progress thread's
+     * calls (a few a second) never get that hot. For calls whose errno nobody needs.
+     */
+    final MethodHandle syscall6Bare;
+    final MethodHandle pollBare;
+    /** syscall(number, a, b) with long arguments (pidfd_open). */
+    final MethodHandle syscall2;
+    final MethodHandle poll;
     private final MethodHandle strerror;
 
     private Sys() {
@@ -122,6 +132,11 @@ final class Sys {
         syscall6Quick = linker.downcallHandle(libc.findOrThrow("syscall"), sc, Linker.Option.firstVariadicArg(1),
                 errno, quick);
         strerror = linker.downcallHandle(libc.findOrThrow("strerror"), FunctionDescriptor.of(PTR, INT));
+        syscall6Bare = linker.downcallHandle(libc.findOrThrow("syscall"), sc, Linker.Option.firstVariadicArg(1));
+        pollBare = linker.downcallHandle(libc.findOrThrow("poll"), FunctionDescriptor.of(INT, PTR, LONG, INT), quick);
+        syscall2 = linker.downcallHandle(libc.findOrThrow("syscall"), FunctionDescriptor.of(LONG, LONG, LONG, LONG),
+                Linker.Option.firstVariadicArg(1), errno);
+        poll = linker.downcallHandle(libc.findOrThrow("poll"), FunctionDescriptor.of(INT, PTR, LONG, INT), errno, quick);
     }
 
     /** {@return os.arch, lower case} */
@@ -242,16 +257,19 @@ final class Sys {
         final MemorySegment localIov;
         final MemorySegment remoteIov;
         final MemorySegment oneByte;
+        /** struct pollfd {int fd; short events; short revents;} */
+        final MemorySegment pollfd;
 
         Scratch() {
             Arena arena = Arena.ofAuto();
             long cap = (CAPTURE.byteSize() + 15) & ~15L;
-            MemorySegment all = arena.allocate(cap + 16 + 16 + 16 + 16, 16);
+            MemorySegment all = arena.allocate(cap + 16 + 16 + 16 + 16 + 16, 16);
             state = all.asSlice(0, CAPTURE.byteSize());
             timespec = all.asSlice(cap, 16);
             localIov = all.asSlice(cap + 16, 16);
             remoteIov = all.asSlice(cap + 32, 16);
             oneByte = all.asSlice(cap + 48, 1);
+            pollfd = all.asSlice(cap + 64, 8);
         }
     }
 }

@@ -21,4 +21,29 @@ class ProcTest {
         assertThat(Proc.alive(0, -1)).isFalse();
         assertThat(Proc.alive(-3, -1)).isFalse();
     }
+
+    /** A pidfd polls not-exited while its process runs and exited once it ended (reaped or not). */
+    @Test
+    void aPidfdSaysWhenItsProcessExits() throws Exception {
+        int self = Proc.pidfdOpen(Proc.pid());
+        assertThat(self).as("pidfd_open of this process").isGreaterThanOrEqualTo(0);
+        try {
+            assertThat(Proc.exited(self)).isFalse();
+        } finally {
+            Proc.close(self);
+        }
+        Process child = new ProcessBuilder("sleep", "60").start();
+        int fd = Proc.pidfdOpen(child.pid());
+        try {
+            assertThat(fd).isGreaterThanOrEqualTo(0);
+            assertThat(Proc.exited(fd)).as("the child runs").isFalse();
+            child.destroyForcibly();
+            org.jrdma.testkit.Await.until(() -> Proc.exited(fd), java.time.Duration.ofSeconds(30), "the child's exit on its pidfd");
+        } finally {
+            Proc.close(fd);
+            child.destroyForcibly();
+        }
+        assertThat(Proc.pidfdOpen(Integer.MAX_VALUE)).as("no such process").isEqualTo(-3);
+        assertThat(Proc.exited(-1)).isTrue();
+    }
 }
