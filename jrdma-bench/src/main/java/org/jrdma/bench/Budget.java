@@ -46,6 +46,23 @@ public record Budget(long bwBytes, int bwMinIters, int bwMaxIters, int bwSeconds
         return Math.clamp(bwBytes / sizeBytes, bwMinIters, bwMaxIters);
     }
 
+    /**
+     * How many times more a memory-speed run moves ({@code --provider shm} and its
+     * MemorySegment.copy baseline): 2 GiB is 0.1 s at 20 GB/s, and its warm-up of a fifth is over
+     * before C2 has compiled the data path — the copy's one loop is compiled at once, perf's is
+     * not, so the short run measured the compiler (0.32× at 64 KiB where 32 GiB gives ~0.6×).
+     */
+    public static final int MEMORY_SPEED_FACTOR = 16;
+
+    /** Messages per bandwidth run of this size; {@code memorySpeed} runs move {@link #MEMORY_SPEED_FACTOR} × more. */
+    public int bwIters(int sizeBytes, boolean memorySpeed) {
+        if (!memorySpeed) {
+            return bwIters(sizeBytes);
+        }
+        long factor = MEMORY_SPEED_FACTOR;
+        return (int) Math.clamp(bwBytes * factor / sizeBytes, bwMinIters, (long) bwMaxIters * factor);
+    }
+
     /** Iterations a bandwidth run makes before it starts measuring. */
     public static long warmupOf(long iters) {
         return Math.max(1, iters / 5);

@@ -62,7 +62,7 @@ public final class ProcessBaselineSide implements BaselineSide {
         } else if (budget.bwTimed()) {
             a.addAll(List.of("--seconds", String.valueOf(budget.bwSeconds()), "--warmup-seconds", String.valueOf(budget.bwWarmupSeconds())));
         } else {
-            int n = budget.bwIters(sizeBytes);
+            int n = budget.bwIters(sizeBytes, baseline == Baseline.SEGMENT_COPY);
             a.addAll(List.of("--count", String.valueOf(n), "--warmup", String.valueOf(Budget.warmupOf(n))));
         }
         return a;
@@ -79,7 +79,7 @@ public final class ProcessBaselineSide implements BaselineSide {
         if (budget.bwTimed()) {
             return mibPerSec * (budget.bwSeconds() + budget.bwWarmupSeconds()) / 1024;
         }
-        int n = budget.bwIters(sizeBytes);
+        int n = budget.bwIters(sizeBytes, baseline == Baseline.SEGMENT_COPY);
         return (double) (n + Budget.warmupOf(n)) * sizeBytes / (1L << 30);
     }
 

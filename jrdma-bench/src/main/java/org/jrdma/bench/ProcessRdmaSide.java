@@ -119,7 +119,7 @@ public final class ProcessRdmaSide implements RdmaSide {
         if (shape.kind() == Kind.LATENCY) {
             return budget.latIters();
         }
-        long perQp = Math.max(1, budget.bwIters(shape.sizeBytes()) / shape.variant().qps());
+        long perQp = Math.max(1, budget.bwIters(shape.sizeBytes(), shape.variant() == Variant.SHM) / shape.variant().qps());
         int list = shape.variant().postList();
         return Math.max(list, perQp / list * list);
     }

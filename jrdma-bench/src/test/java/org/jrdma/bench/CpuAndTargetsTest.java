@@ -151,11 +151,14 @@ class CpuAndTargetsTest {
                 .isEqualTo(Outcome.failed("no mibPerSec in {messages=3.0}"));
         assertThat(Baseline.SEGMENT_COPY.singleProcess()).isTrue();
         assertThat(Baseline.MAPPED_PINGPONG.singleProcess()).isFalse();
-        // the copy moves what perf's write_bw does: (count + warm-up) × size
+        // the copy moves what perf's write_bw on shm does: (count + warm-up) × size, at memory speed 16 × the budget
         Budget b = new Budget(1L << 30, 10, 1_000_000, 0, 100, null);
-        assertThat(ProcessBaselineSide.gibMoved(Baseline.SEGMENT_COPY, 1 << 20, b, 1)).isEqualTo((1024.0 + 204) / 1024);
+        assertThat(ProcessBaselineSide.gibMoved(Baseline.SEGMENT_COPY, 1 << 20, b, 1)).isEqualTo((16384.0 + 3276) / 1024);
+        assertThat(b.bwIters(1 << 20, true)).isEqualTo(16 * b.bwIters(1 << 20));
+        assertThat(ProcessRdmaSide.iterations(new Shape("write_bw", 1 << 20, Variant.SHM), b))
+                .as("perf's -n on shm: the copy's count").isEqualTo(16384);
         assertThat(ProcessBaselineSide.runArguments(Baseline.SEGMENT_COPY, 1 << 20, b))
-                .containsExactly("--size", "1048576", "--count", "1024", "--warmup", "204");
+                .containsExactly("--size", "1048576", "--count", "16384", "--warmup", "3276");
 
         assertThat(ProcessBaselineSide.peerArguments("{\"ready\":true,\"file\":\"/dev/shm/jrdma-bench-pingpong-1.map\",\"cpuSeconds\":0.2}"))
                 .containsExactly("--file", "/dev/shm/jrdma-bench-pingpong-1.map");

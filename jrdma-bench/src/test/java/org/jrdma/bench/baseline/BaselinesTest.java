@@ -75,8 +75,8 @@ class BaselinesTest {
     @Test
     void segmentCopyCopiesTheSizeInOneProcessCyclingThroughPerfsSlots() {
         Outcome.Ok ok = assertMeasuredWithoutAllocation(SIDE.run(Baseline.SEGMENT_COPY, 65536, TINY));
-        // TINY: 4 MiB ÷ 64 KiB = 64 copies, clamped to 100, and a warm-up of 20
-        assertThat(ok.gibMoved()).isEqualTo(120.0 * 65536 / (1 << 30));
+        // TINY at memory speed (× Budget.MEMORY_SPEED_FACTOR 16): 64 MiB ÷ 64 KiB = 1024 copies, and a warm-up of 204
+        assertThat(ok.gibMoved()).isEqualTo(1228.0 * 65536 / (1 << 30));
         assertThat(ok.cpuSeconds()).as("CPU after its started line").isNotNaN().isGreaterThan(-0.05).isLessThan(600);
         assertThat(ok.p99Us()).isNaN();
         assertMeasuredWithoutAllocation(SIDE.run(Baseline.SEGMENT_COPY, 1 << 20, TINY));
