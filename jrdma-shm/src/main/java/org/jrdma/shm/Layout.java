@@ -90,6 +90,11 @@ final class Layout {
     static final long QP_ERROR_CAUSE = 44;
     static final long QP_DEST_QPN = 48;
     static final long QP_MAX_DEST_RD = 52;
+    /**
+     * Requests served to this QP by its peer's requester, counted as RoCE would count their
+     * packets (path-MTU units): written by that one requester, read by the owner's counters().
+     */
+    static final long QP_RCVD_PACKETS = 56;
 
     // CQ slot.
     static final long CQ_RING = 0;

@@ -169,6 +169,12 @@ final class PeerNode {
         poke();
     }
 
+    /** Adds to a peer QP's rcvd_packets (its one requester writes it: a plain add, released). */
+    void countReceived(int qpn, long packets) {
+        long at = Layout.qpSlot(qpIndex(qpn)) + Layout.QP_RCVD_PACKETS;
+        LONG.setRelease(ctl, at, ctl.get(ValueLayout.JAVA_LONG, at) + packets);
+    }
+
     /** The receive queue of a peer's QP (null when it has none or the slot does not check out). */
     MpmcRing recvRing(int qpn) {
         int i = qpIndex(qpn);

@@ -163,6 +163,7 @@ final class Requester {
             p.breakQp(rq, -1); // its CQ overran: CQ_ERR (raised by its owner) and the QP to ERR
         }
         consumed(p, rq);
+        served(p, rq, w.total);
         return succeed(w);
     }
 
@@ -203,6 +204,7 @@ final class Requester {
             }
             consumed(p, rq);
         }
+        served(p, rq, w.total);
         return succeed(w);
     }
 
@@ -222,6 +224,7 @@ final class Requester {
             }
             at += w.length[i];
         }
+        served(p, rq, 0);
         return succeed(w);
     }
 
@@ -237,6 +240,7 @@ final class Requester {
                 ? remote.compareAndSwap(w.compareAdd, w.swap)
                 : remote.fetchAndAdd(w.compareAdd);
         w.segment[0].set(ValueLayout.JAVA_LONG_UNALIGNED, w.offset[0], original);
+        served(p, rq, 0);
         return succeed(w);
     }
 
@@ -246,6 +250,12 @@ final class Requester {
         if (srq != 0) {
             p.srqConsumed(srq - 1);
         }
+    }
+
+    /** Counts a served request in the peer QP's slot (its rcvd_packets), in packets of the path MTU. */
+    private void served(PeerNode p, int rq, long bytes) {
+        int mtu = qp.pathMtu.bytes();
+        p.countReceived(rq, Math.max(1, (bytes + mtu - 1) / mtu));
     }
 
     private int succeed(SendWqe w) {

@@ -42,6 +42,7 @@ import org.jrdma.verbs.spi.QpTransitions;
  */
 final class ShmQp implements QueuePair {
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG_HANDLE = ValueLayout.JAVA_LONG.varHandle();
     final ShmPd pd;
     final Node node;
     final int index;
@@ -153,6 +154,7 @@ final class ShmQp implements QueuePair {
         ctl.set(ValueLayout.JAVA_INT, slot + Layout.QP_MIN_RNR, 0);
         ctl.set(ValueLayout.JAVA_INT, slot + Layout.QP_ERROR_CAUSE, 0);
         ctl.set(ValueLayout.JAVA_INT, slot + Layout.QP_DEST_QPN, 0);
+        ctl.set(ValueLayout.JAVA_LONG, slot + Layout.QP_RCVD_PACKETS, 0L);
         INT.setRelease(ctl, slot + Layout.QP_STATE, QpState.RESET.ordinal());
         node.qps[index] = this;
         INT.setRelease(ctl, slot + Layout.QP_QPN, qpn);
@@ -182,6 +184,15 @@ final class ShmQp implements QueuePair {
     @Override
     public ProtectionDomain pd() {
         return pd;
+    }
+
+    /**
+     * {@code rcvd_packets}: the requests the peer's requester served to this QP, counted as RoCE
+     * counts their packets (path-MTU units), as the soft provider's counter of that name.
+     */
+    @Override
+    public java.util.Map<String, Long> counters() {
+        return java.util.Map.of("rcvd_packets", (long) LONG_HANDLE.getAcquire(node.ctl, slot + Layout.QP_RCVD_PACKETS));
     }
 
     @Override
