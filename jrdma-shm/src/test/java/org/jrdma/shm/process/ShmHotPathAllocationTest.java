@@ -46,6 +46,8 @@ class ShmHotPathAllocationTest {
             long perRoundAll = (sum(mx.getThreadAllocatedBytes(all)) - beforeAll) / rounds;
             assertThat(perRoundMe).as("bytes allocated per " + op + " round, this thread").isZero();
             assertThat(perRoundAll).as("bytes allocated per " + op + " round, every thread").isLessThan(8);
+            // every request B served, one packet each at MTU 4096 (the messages are ≤ 1024 B)
+            assertThat(b.qp.counters()).as("B's counters").containsEntry("rcvd_packets", 20_000L + rounds);
         }
     }
 
