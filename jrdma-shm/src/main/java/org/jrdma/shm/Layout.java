@@ -93,8 +93,10 @@ final class Layout {
     /**
      * Requests served to this QP by its peer's requester, counted as RoCE would count their
      * packets (path-MTU units): written by that one requester, read by the owner's counters().
+     * On the slot's second cache line: the first is read on every request and every post, and a
+     * counter written there per request would pull it between the cores each time.
      */
-    static final long QP_RCVD_PACKETS = 56;
+    static final long QP_RCVD_PACKETS = 64;
 
     // CQ slot.
     static final long CQ_RING = 0;
