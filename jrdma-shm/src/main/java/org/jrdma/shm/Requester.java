@@ -62,6 +62,10 @@ final class Requester {
             }
             if (r == DONE) {
                 sq.pop();
+                if (qp.takeSendCqOverrun()) {
+                    qp.toError(null); // the rest flush into the same full CQ: their completions are lost, as on a NIC
+                    return Long.MAX_VALUE;
+                }
             } else if (r == STALL) {
                 qp.node.progress.wake();
                 return w.deadline;

@@ -79,6 +79,7 @@ final class ShmQp implements QueuePair {
     AhAttr ah;
     PeerNode peer;
     private boolean closed;
+    private boolean sendCqOverran;
 
     ShmQp(ShmPd pd, QpInitAttr init) {
         if (init.qpType() != QpType.RC) {
@@ -652,10 +653,21 @@ final class ShmQp implements QueuePair {
                 || w.opcode == WrOpcode.ATOMIC_FETCH_AND_ADD || w.opcode == WrOpcode.SEND
                 || w.opcode == WrOpcode.SEND_WITH_IMM || w.opcode == WrOpcode.RDMA_WRITE
                 || w.opcode == WrOpcode.RDMA_WRITE_WITH_IMM ? (int) w.total : 0;
-        // A full CQ is flagged in its slot; the progress thread raises CQ_ERR (IBA: a CQ overrun).
-        // rxe's send completions carry WITH_IMM for the immediate opcodes (the testkit holds it)
+        // rxe's send completions carry WITH_IMM for the immediate opcodes (the testkit holds it).
+        // A full CQ is flagged in its slot and the progress thread raises CQ_ERR; the QP that
+        // overran it goes to ERR (IBA: a CQ overrun), once the requester is out of its step.
         int flags = status == WcStatus.SUCCESS && w.opcode.hasImmediate() ? org.jrdma.verbs.WcFlags.WITH_IMM : 0;
-        node.self.complete(sendCq.index, w.wrId, status.value(), op.value(), len, 0, qpn, 0, flags, false);
+        if (!node.self.complete(sendCq.index, w.wrId, status.value(), op.value(), len, 0, qpn, 0, flags, false)
+                && state != QpState.ERR) {
+            sendCqOverran = true;
+        }
+    }
+
+    /** Whether a completion found the send CQ full since the last look (then the QP goes to ERR). */
+    boolean takeSendCqOverrun() {
+        boolean o = sendCqOverran;
+        sendCqOverran = false;
+        return o;
     }
 
     @Override
