@@ -3,11 +3,8 @@ package org.jrdma.shm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jrdma.verbs.AsyncEvent;
 import org.jrdma.verbs.AsyncEventType;
 import org.jrdma.verbs.CompletionChannel;
@@ -24,6 +21,7 @@ import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.QueuePair;
 import org.jrdma.verbs.SharedReceiveQueue;
 import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.spi.AsyncEventQueue;
 
 /** An open shm device: the node it shares, the objects it made, its asynchronous events. */
 final class ShmContext implements Context {
@@ -31,10 +29,7 @@ final class ShmContext implements Context {
     final ShmDevice device;
     final Node node;
     private final List<AutoCloseable> children = new ArrayList<>();
-    private final ReentrantLock asyncLock = new ReentrantLock();
-    private final Condition asyncReady = asyncLock.newCondition();
-    private final ArrayDeque<AsyncEvent> events = new ArrayDeque<>();
-    private int unacked;
+    private final AsyncEventQueue events = new AsyncEventQueue(MAX_QUEUED_EVENTS);
     private volatile boolean closed;
 
     ShmContext(ShmDevice device, Node node) {
@@ -131,49 +126,17 @@ final class ShmContext implements Context {
     }
 
     void postAsync(AsyncEventType type, QueuePair qp, CompletionQueue cq, SharedReceiveQueue srq) {
-        asyncLock.lock();
-        try {
-            if (events.size() < MAX_QUEUED_EVENTS) {
-                events.addLast(new ShmAsyncEvent(type, qp, cq, srq, this));
-                asyncReady.signalAll();
-            }
-        } finally {
-            asyncLock.unlock();
-        }
+        events.post(new ShmAsyncEvent(type, qp, cq, srq, this));
     }
 
     @Override
     public AsyncEvent getAsyncEvent(Duration timeout) {
         checkOpen("get_async_event");
-        long remaining = timeout.toNanos();
-        asyncLock.lock();
-        try {
-            while (events.isEmpty()) {
-                if (remaining <= 0) {
-                    throw new VerbsException(Errno.ETIMEDOUT, "get_async_event: no event within " + timeout);
-                }
-                remaining = asyncReady.awaitNanos(remaining);
-            }
-            unacked++;
-            return events.removeFirst();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException(Errno.EAGAIN, "get_async_event: interrupted", e);
-        } finally {
-            asyncLock.unlock();
-        }
+        return events.take(timeout);
     }
 
     void ackAsync() {
-        asyncLock.lock();
-        try {
-            if (unacked == 0) {
-                throw new VerbsException(Errno.EINVAL, "ack_async_event: no event to acknowledge");
-            }
-            unacked--;
-        } finally {
-            asyncLock.unlock();
-        }
+        events.ack();
     }
 
     @Override

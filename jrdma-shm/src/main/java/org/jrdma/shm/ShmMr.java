@@ -8,6 +8,7 @@ import org.jrdma.verbs.Errno;
 import org.jrdma.verbs.MemoryRegion;
 import org.jrdma.verbs.ProtectionDomain;
 import org.jrdma.verbs.VerbsException;
+import org.jrdma.verbs.spi.RegistrationChecks;
 
 /**
  * A registered region: a slot in the node's MR table that says where the memory is — a slice
@@ -17,7 +18,6 @@ import org.jrdma.verbs.VerbsException;
  */
 final class ShmMr implements MemoryRegion {
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    private static final Thread NOT_THE_OWNER = new Thread(() -> { }, "jrdma-shm-reg-mr-probe");
     final ShmPd pd;
     final MemorySegment segment;
     final int access;
@@ -26,28 +26,7 @@ final class ShmMr implements MemoryRegion {
     private boolean closed;
 
     ShmMr(ShmPd pd, MemorySegment segment, int access) {
-        if (!segment.isNative()) {
-            throw new VerbsException(Errno.EINVAL,
-                    "reg_mr: only native (off-heap) segments can be registered; heap memory moves (use an Arena)");
-        }
-        if (!segment.isAccessibleBy(NOT_THE_OWNER)) {
-            throw new VerbsException(Errno.EINVAL, "reg_mr: the segment is confined to one thread (Arena.ofConfined);"
-                    + " peers' requests read and write it from their threads: use Arena.ofShared(), ofAuto() or global()");
-        }
-        if (segment.address() == 0) {
-            throw new VerbsException(Errno.EINVAL, "reg_mr: a segment at address 0 is the whole address space,"
-                    + " not a buffer; register the buffers remote peers need");
-        }
-        if ((access & ~AccessFlags.ALL) != 0) {
-            throw new VerbsException(Errno.EINVAL, "reg_mr: unknown access bits 0x" + Integer.toHexString(access & ~AccessFlags.ALL));
-        }
-        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && (access & AccessFlags.LOCAL_WRITE) == 0) {
-            throw new VerbsException(Errno.EINVAL, "reg_mr: REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE too");
-        }
-        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB | AccessFlags.ZERO_BASED)) != 0) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "reg_mr: " + AccessFlags.toString(access
-                    & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB | AccessFlags.ZERO_BASED)) + " not supported by the shm provider");
-        }
+        RegistrationChecks.check(segment, access, AccessFlags.ON_DEMAND | AccessFlags.HUGETLB | AccessFlags.ZERO_BASED, "shm");
         if (segment.byteSize() > Limits.MAX_MR_SIZE) {
             throw new VerbsException(Errno.EINVAL, "reg_mr: " + segment.byteSize() + " bytes exceed max_mr_size " + Limits.MAX_MR_SIZE);
         }

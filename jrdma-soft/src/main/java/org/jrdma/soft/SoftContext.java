@@ -27,10 +27,7 @@ public final class SoftContext implements Context {
     private final DeviceListener deviceEvents = (type, port) -> postAsync(type, null, null, null, port);
     private final Set<Object> children = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     private volatile boolean closed;
-    private final java.util.ArrayDeque<SoftAsyncEvent> asyncEvents = new java.util.ArrayDeque<>();
-    private final java.util.concurrent.locks.ReentrantLock asyncLock = new java.util.concurrent.locks.ReentrantLock();
-    private final java.util.concurrent.locks.Condition asyncReady = asyncLock.newCondition();
-    private int unackedAsync;
+    private final org.jrdma.verbs.spi.AsyncEventQueue asyncEvents = new org.jrdma.verbs.spi.AsyncEventQueue(MAX_QUEUED_ASYNC_EVENTS);
     /** Events are capped so an application that never reads them cannot make us grow without bound. */
     private static final int MAX_QUEUED_ASYNC_EVENTS = 4096;
 
@@ -126,15 +123,7 @@ public final class SoftContext implements Context {
     /** Queues an asynchronous event for {@link #getAsyncEvent} (any thread). */
     void postAsync(org.jrdma.verbs.AsyncEventType type, org.jrdma.verbs.QueuePair qp, org.jrdma.verbs.CompletionQueue cq,
             org.jrdma.verbs.SharedReceiveQueue srq, int port) {
-        asyncLock.lock();
-        try {
-            if (asyncEvents.size() < MAX_QUEUED_ASYNC_EVENTS) {
-                asyncEvents.addLast(new SoftAsyncEvent(type, qp, cq, srq, port, this));
-                asyncReady.signalAll();
-            }
-        } finally {
-            asyncLock.unlock();
-        }
+        asyncEvents.post(new SoftAsyncEvent(type, qp, cq, srq, port, this));
     }
 
     @Override
@@ -144,34 +133,11 @@ public final class SoftContext implements Context {
         if (remaining > 0) {
             hca.appBlocking(); // the engine thread moves the packets while we wait
         }
-        asyncLock.lock();
-        try {
-            while (asyncEvents.isEmpty()) {
-                if (remaining <= 0) {
-                    throw new VerbsException(Errno.ETIMEDOUT, "get_async_event: no event within " + timeout);
-                }
-                remaining = asyncReady.awaitNanos(remaining);
-            }
-            unackedAsync++;
-            return asyncEvents.removeFirst();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new VerbsException(Errno.EAGAIN, "get_async_event: interrupted", e);
-        } finally {
-            asyncLock.unlock();
-        }
+        return asyncEvents.take(timeout);
     }
 
     void ackAsync() {
-        asyncLock.lock();
-        try {
-            if (unackedAsync == 0) {
-                throw new VerbsException(Errno.EINVAL, "ack_async_event: no event to acknowledge");
-            }
-            unackedAsync--;
-        } finally {
-            asyncLock.unlock();
-        }
+        asyncEvents.ack();
     }
 
     private <T> T remember(T child) {

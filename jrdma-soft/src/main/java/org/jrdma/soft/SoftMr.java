@@ -15,39 +15,13 @@ import org.jrdma.verbs.VerbsException;
  */
 public final class SoftMr implements MemoryRegion, Region.Handle {
     /** A thread that owns no confined segment: a segment it may access is shared (never started). */
-    private static final Thread NOT_THE_OWNER = new Thread(() -> { }, "jrdma-reg-mr-probe");
 
     private final SoftPd pd;
     private final Region region;
 
     SoftMr(SoftPd pd, MemorySegment segment, int access) {
-        if (!segment.isNative()) {
-            throw new VerbsException(Errno.EINVAL,
-                    "reg_mr: only native (off-heap) segments can be registered; heap memory moves (use an Arena)");
-        }
-        if (!segment.isAccessibleBy(NOT_THE_OWNER)) {
-            // The engine runs on its own thread and on whichever application thread polls: a
-            // confined segment would throw WrongThreadException there in the middle of a packet.
-            throw new VerbsException(Errno.EINVAL, "reg_mr: the segment is confined to one thread (Arena.ofConfined);"
-                    + " the engine reads and writes it from other threads: use Arena.ofShared(), ofAuto() or global()");
-        }
-        if (segment.address() == 0) {
-            // SEC-48 (ReDMArk V10): a segment from address 0 (MemorySegment.NULL reinterpreted) is
-            // the process's address space, not a buffer; there is no "register everything".
-            throw new VerbsException(Errno.EINVAL, "reg_mr: a segment at address 0 is the whole address space,"
-                    + " not a buffer; register the buffers remote peers need");
-        }
-        if ((access & ~AccessFlags.ALL) != 0) {
-            throw new VerbsException(Errno.EINVAL, "reg_mr: unknown access bits 0x" + Integer.toHexString(access & ~AccessFlags.ALL));
-        }
-        // IBA 10.6.3.1 / ibv_reg_mr(3): remote write or remote atomic requires local write.
-        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && (access & AccessFlags.LOCAL_WRITE) == 0) {
-            throw new VerbsException(Errno.EINVAL, "reg_mr: REMOTE_WRITE and REMOTE_ATOMIC need LOCAL_WRITE too");
-        }
-        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
-            throw new VerbsException(Errno.EOPNOTSUPP, "reg_mr: " + AccessFlags.toString(access
-                    & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) + " not supported by the soft provider");
-        }
+        // the checks every software provider makes (heap, confined, address 0, access bits: SEC-48)
+        org.jrdma.verbs.spi.RegistrationChecks.check(segment, access, AccessFlags.ON_DEMAND | AccessFlags.HUGETLB, "soft");
         this.pd = pd;
         this.region = pd.hca().memory().register(pd.id(), segment, access);
     }
