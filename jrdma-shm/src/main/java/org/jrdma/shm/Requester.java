@@ -42,7 +42,13 @@ final class Requester {
         this.qp = qp;
     }
 
-    /** Runs WRs from the head while they complete; returns when the head must wait (its deadline) or none is left. */
+    /** {@link #drain}'s {@code now} when the caller has not read the clock (a post: most WRs never wait). */
+    static final long NOW_UNREAD = Long.MIN_VALUE;
+
+    /**
+     * Runs WRs from the head while they complete; returns when the head must wait (its deadline)
+     * or none is left. {@code now} is System.nanoTime(), or {@link #NOW_UNREAD}.
+     */
     long drain(long now) {
         SendQueue sq = qp.sq;
         while (qp.state == QpState.RTS) {
@@ -50,8 +56,13 @@ final class Requester {
             if (w == null) {
                 return Long.MAX_VALUE;
             }
-            if (w.stalled && now - w.deadline < 0) {
-                return w.deadline;
+            if (w.stalled) {
+                if (now == NOW_UNREAD) {
+                    now = System.nanoTime();
+                }
+                if (now - w.deadline < 0) {
+                    return w.deadline;
+                }
             }
             int r;
             try {
@@ -291,6 +302,9 @@ final class Requester {
 
     /** RC's transport timer: the peer QP is not there (or not ready yet); try again until retry_cnt runs out. */
     private int retry(SendWqe w, long now, PeerNode p) {
+        if (now == NOW_UNREAD) {
+            now = System.nanoTime();
+        }
         if (qp.timeout == 0) { // no timer: RC would wait for ever; a peer that is gone still ends it
             if (p == null || p.closedFlag()) {
                 return fail(w, WcStatus.RETRY_EXC_ERR, null);
@@ -316,6 +330,9 @@ final class Requester {
     }
 
     private int rnr(SendWqe w, long now, PeerNode p, int rq) {
+        if (now == NOW_UNREAD) {
+            now = System.nanoTime();
+        }
         if (qp.rnrRetry != 7) {
             if (w.rnrLeft == 0) {
                 return fail(w, WcStatus.RNR_RETRY_EXC_ERR, null);

@@ -44,13 +44,13 @@ final class SendWqe {
 
     void reset() {
         postError = null;
+        for (int i = 0; i < sgeCount; i++) {
+            segment[i] = null; // only the entries the last use filled
+        }
         sgeCount = 0;
         total = 0;
         stalled = false;
         deadline = 0;
         firstTry = 0;
-        for (int i = 0; i < segment.length; i++) {
-            segment[i] = null;
-        }
     }
 }

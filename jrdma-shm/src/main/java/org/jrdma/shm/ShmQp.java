@@ -480,7 +480,7 @@ final class ShmQp implements QueuePair {
         if (state == QpState.ERR) {
             requester.flush();
         } else if (state == QpState.RTS) {
-            requester.drain(System.nanoTime());
+            requester.drain(Requester.NOW_UNREAD); // the clock is read only if a WR has to wait
         }
     }
 
