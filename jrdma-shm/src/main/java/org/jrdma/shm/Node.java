@@ -28,7 +28,6 @@ import org.jrdma.verbs.VerbsException;
  */
 final class Node implements AutoCloseable {
     static final byte[] GID_PREFIX = {(byte) 0xfd, 0x6a, 0x73, 0x6d};
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final SecureRandom RANDOM = new SecureRandom();
     private static Node current;
     private static int users;

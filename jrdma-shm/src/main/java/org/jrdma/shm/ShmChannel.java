@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jrdma.shm.sys.Futex;
 import org.jrdma.verbs.CompletionChannel;
 import org.jrdma.verbs.CompletionQueue;
@@ -21,7 +20,8 @@ final class ShmChannel implements CompletionChannel {
     final ShmContext context;
     final int index;
     private final MemorySegment word;
-    private final CopyOnWriteArrayList<ShmCq> cqs = new CopyOnWriteArrayList<>();
+    /** The CQs of this channel, replaced whole on attach and detach so that a wait iterates without allocating. */
+    private volatile ShmCq[] cqs = new ShmCq[0];
     private volatile boolean closed;
 
     ShmChannel(ShmContext context) {
@@ -34,12 +34,14 @@ final class ShmChannel implements CompletionChannel {
         INT.setRelease(node.ctl, s + Layout.CH_LIVE, 1);
     }
 
-    void attach(ShmCq cq) {
-        cqs.add(cq);
+    synchronized void attach(ShmCq cq) {
+        ShmCq[] now = java.util.Arrays.copyOf(cqs, cqs.length + 1);
+        now[now.length - 1] = cq;
+        cqs = now;
     }
 
-    void detach(ShmCq cq) {
-        cqs.remove(cq);
+    synchronized void detach(ShmCq cq) {
+        cqs = java.util.Arrays.stream(cqs).filter(c -> c != cq).toArray(ShmCq[]::new);
     }
 
     @Override
@@ -74,8 +76,9 @@ final class ShmChannel implements CompletionChannel {
         if (closed) {
             return;
         }
-        if (!cqs.isEmpty() && !context.isClosing()) {
-            throw new VerbsException(Errno.EBUSY, "destroy_comp_channel: " + cqs.size() + " CQ(s) still use it");
+        ShmCq[] attached = cqs;
+        if (attached.length > 0 && !context.isClosing()) {
+            throw new VerbsException(Errno.EBUSY, "destroy_comp_channel: " + attached.length + " CQ(s) still use it");
         }
         closed = true;
         Node node = context.node;

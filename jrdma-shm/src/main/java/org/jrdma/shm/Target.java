@@ -48,7 +48,7 @@ final class Target {
                 MemorySegment.copy(src, srcOffset, segment, offset + at, length);
                 return true;
             }
-            return cma(Cma.write(pid, src.asSlice(srcOffset, length), address + at), length);
+            return cma(Cma.write(pid, src, srcOffset, length, address + at), length);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
             return false;
         }
@@ -64,7 +64,7 @@ final class Target {
                 MemorySegment.copy(segment, offset + at, dst, dstOffset, length);
                 return true;
             }
-            return cma(Cma.read(pid, address + at, dst.asSlice(dstOffset, length)), length);
+            return cma(Cma.read(pid, address + at, dst, dstOffset, length), length);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
             return false;
         }

@@ -205,10 +205,4 @@ public final class MpmcRing {
     public long produced() {
         return (long) LONG.getVolatile(segment, base + TAIL);
     }
-
-    /** Whether a published entry waits at the head (a cheap check for pollers). */
-    public boolean hasEntry() {
-        long head = (long) LONG.getVolatile(segment, base + HEAD);
-        return (long) LONG.getAcquire(segment, slot(head)) == head + 1;
-    }
 }

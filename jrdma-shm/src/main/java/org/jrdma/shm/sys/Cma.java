@@ -24,6 +24,9 @@ public final class Cma {
     /** {@code -EFAULT}'s errno: an address range is not mapped (in either process). */
     public static final int EFAULT = Sys.EFAULT;
 
+    /** {@link #copy}'s length for "the whole segment", resolved once the segment is checked. */
+    private static final long WHOLE = -1;
+
     private Cma() {
     }
 
@@ -39,7 +42,26 @@ public final class Cma {
      *                                        closed arena
      */
     public static long write(long pid, MemorySegment local, long remoteAddress) {
-        return copy("process_vm_writev", pid, local, remoteAddress, true);
+        return copy("process_vm_writev", pid, local, 0, WHOLE, remoteAddress, true);
+    }
+
+    /**
+     * Copies {@code length} bytes of {@code local} from {@code offset} to {@code remoteAddress} in
+     * process {@code pid}, as {@link #write(long, MemorySegment, long)} of that slice, without
+     * making the slice (the data path allocates nothing).
+     *
+     * @param pid           the target process
+     * @param local         native memory holding the bytes
+     * @param offset        where they start in {@code local}
+     * @param length        how many
+     * @param remoteAddress where they go in the target's address space
+     * @return the bytes written, or {@code -errno}
+     * @throws IndexOutOfBoundsException when the range is not inside {@code local}
+     * @throws org.jrdma.verbs.VerbsException EINVAL for a pid out of range, a heap segment or a
+     *                                        closed arena
+     */
+    public static long write(long pid, MemorySegment local, long offset, long length, long remoteAddress) {
+        return copy("process_vm_writev", pid, local, offset, length, remoteAddress, true);
     }
 
     /**
@@ -55,7 +77,25 @@ public final class Cma {
      *                                        closed arena
      */
     public static long read(long pid, long remoteAddress, MemorySegment local) {
-        return copy("process_vm_readv", pid, local, remoteAddress, false);
+        return copy("process_vm_readv", pid, local, 0, WHOLE, remoteAddress, false);
+    }
+
+    /**
+     * Copies {@code length} bytes from {@code remoteAddress} in process {@code pid} into
+     * {@code local} at {@code offset}, without making a slice.
+     *
+     * @param pid           the source process
+     * @param remoteAddress where the bytes are in the source's address space
+     * @param local         native memory to receive them
+     * @param offset        where they go in {@code local}
+     * @param length        how many
+     * @return the bytes read, or {@code -errno}
+     * @throws IndexOutOfBoundsException when the range is not inside {@code local}
+     * @throws org.jrdma.verbs.VerbsException EINVAL for a pid out of range, a heap segment or a
+     *                                        closed arena
+     */
+    public static long read(long pid, long remoteAddress, MemorySegment local, long offset, long length) {
+        return copy("process_vm_readv", pid, local, offset, length, remoteAddress, false);
     }
 
     /**
@@ -73,10 +113,14 @@ public final class Cma {
         return n == 1 ? 0 : n < 0 ? (int) n : -EFAULT;
     }
 
-    private static long copy(String call, long pid, MemorySegment local, long remoteAddress, boolean write) {
+    private static long copy(String call, long pid, MemorySegment local, long offset, long length, long remoteAddress,
+            boolean write) {
         int target = Sys.pid(call, pid);
         Sys.checkNative(call, "the local segment", local);
-        long length = local.byteSize();
+        if (length == WHOLE) {
+            length = local.byteSize();
+        }
+        java.util.Objects.checkFromIndexSize(offset, length, local.byteSize());
         if (length == 0) {
             return 0;
         }
@@ -84,7 +128,7 @@ public final class Cma {
         Sys.Scratch scratch = Sys.scratch();
         // the iovecs hold raw addresses: the scope check above is all the JVM can do, and memory
         // unmapped meanwhile comes back as EFAULT, not a crash
-        scratch.localIov.set(ValueLayout.JAVA_LONG, 0, local.address());
+        scratch.localIov.set(ValueLayout.JAVA_LONG, 0, local.address() + offset);
         scratch.localIov.set(ValueLayout.JAVA_LONG, 8, length);
         scratch.remoteIov.set(ValueLayout.JAVA_LONG, 0, remoteAddress);
         scratch.remoteIov.set(ValueLayout.JAVA_LONG, 8, length);

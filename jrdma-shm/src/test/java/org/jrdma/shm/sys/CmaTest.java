@@ -42,6 +42,30 @@ class CmaTest {
         }
     }
 
+    /** The offset forms move exactly the range asked, and refuse one outside the segment. */
+    @Test
+    void rangesOfALocalSegmentMoveWithoutASlice() {
+        try (Arena arena = Arena.ofConfined()) {
+            long pid = Proc.pid();
+            MemorySegment local = arena.allocate(256);
+            MemorySegment remote = arena.allocate(256);
+            for (int i = 0; i < 256; i++) {
+                local.set(ValueLayout.JAVA_BYTE, i, (byte) i);
+            }
+            assertThat(Cma.write(pid, local, 16, 32, remote.address() + 100)).isEqualTo(32);
+            assertThat(remote.asSlice(100, 32).mismatch(local.asSlice(16, 32))).isEqualTo(-1);
+            assertThat(remote.get(ValueLayout.JAVA_BYTE, 99)).as("nothing before the range").isZero();
+            assertThat(remote.get(ValueLayout.JAVA_BYTE, 132)).as("nothing after it").isZero();
+            MemorySegment back = arena.allocate(256);
+            assertThat(Cma.read(pid, remote.address() + 100, back, 200, 32)).isEqualTo(32);
+            assertThat(back.asSlice(200, 32).mismatch(local.asSlice(16, 32))).isEqualTo(-1);
+            assertThatThrownBy(() -> Cma.write(pid, local, 240, 32, remote.address()))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+            assertThatThrownBy(() -> Cma.read(pid, remote.address(), back, -1, 8))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+        }
+    }
+
     @Test
     void outcomesAreNegativeErrnos() {
         try (Arena arena = Arena.ofConfined()) {
